@@ -1,0 +1,11 @@
+/* crisp/crisp.h - the whole crisp API: MD5, Poly1305, big integers and dispatch control. */
+#ifndef CRISP_CRISP_H
+#define CRISP_CRISP_H
+
+#include "common.h"
+#include "dispatch.h"
+#include "md5.h"
+#include "poly1305.h"
+#include "bn.h"
+
+#endif

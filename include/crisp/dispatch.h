@@ -1,0 +1,80 @@
+/* crisp/dispatch.h - which implementation runs each kernel, why, and how to change it. */
+#ifndef CRISP_DISPATCH_H
+#define CRISP_DISPATCH_H
+
+#include <stddef.h>
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum crisp_kernel {
+  CRISP_KERNEL_MD5,
+  CRISP_KERNEL_MD5_MANY,
+  CRISP_KERNEL_POLY1305,
+  CRISP_KERNEL_BN_MUL,
+  CRISP_KERNEL_BN_SQR,
+  CRISP_KERNEL_BN_MUL_ADD,
+  CRISP_KERNEL_BN_MONT_MUL,
+  CRISP_KERNEL_BN_MONT_SQR,
+  CRISP_KERNEL_COUNT
+} crisp_kernel;
+
+/* "md5", "md5_many", "poly1305", "bn_mul", ...; NULL for an unknown kernel. */
+CRISP_API const char *crisp_kernel_name(crisp_kernel kernel);
+
+/* The implementation in use for a kernel, e.g. "generic", "x86_64-adx",
+ * "avx512ifma": its level, then optionally '-' and a qualifier. */
+CRISP_API const char *crisp_impl_name(crisp_kernel kernel);
+
+/* The level cap in force ("generic", "x86_64", "avx2", "avx512", "avx512ifma"
+ * on x86-64; "generic", "arm64", "neon" on arm64). */
+CRISP_API const char *crisp_level(void);
+
+/* Space-separated names of the CPU features crisp uses that this CPU has. */
+CRISP_API const char *crisp_cpu_features(void);
+
+/* The CPU's brand string, or "unknown". */
+CRISP_API const char *crisp_cpu_brand(void);
+
+/* Space-separated level names of this architecture, lowest first. */
+CRISP_API const char *crisp_levels(void);
+
+/* Sets the level cap: CRISP_OK; CRISP_E_INVALID for an unknown name;
+ * CRISP_E_UNSUPPORTED when this CPU lacks that level (nothing changes then).
+ * NULL returns to the default (the CRYPTO_FORCE cap if it was honoured, else
+ * the best level). CRYPTO_OPTIONS switches stay in force. Contexts already
+ * initialised keep their implementation. */
+CRISP_API int crisp_force(const char *level);
+
+/* Why the current selection is what it is, one line, e.g. "default",
+ * "CRYPTO_FORCE=avx512: CPU lacks avx512f, using avx2",
+ * "crisp_force(generic)". */
+CRISP_API const char *crisp_dispatch_reason(void);
+
+/* CRISP_OK when every CRYPTO_FORCE / CRYPTO_OPTIONS request was honoured as
+ * written; CRISP_E_INVALID (unknown name or switch) or CRISP_E_UNSUPPORTED
+ * (a level this CPU lacks) when a safe default was used instead. */
+CRISP_API int crisp_env_status(void);
+
+/* Introspection, best implementation first. crisp_impl_count() counts every
+ * implementation built in for a kernel; crisp_impl_name_at() names entry i
+ * (NULL past the end); crisp_impl_supported_at() is 1 when this CPU can run
+ * entry i, else 0. */
+CRISP_API size_t crisp_impl_count(crisp_kernel kernel);
+CRISP_API const char *crisp_impl_name_at(crisp_kernel kernel, size_t i);
+CRISP_API int crisp_impl_supported_at(crisp_kernel kernel, size_t i);
+
+/* Pins one kernel to a named implementation, regardless of the level cap:
+ * CRISP_OK; CRISP_E_INVALID for an unknown kernel or name; CRISP_E_UNSUPPORTED
+ * when this CPU cannot run it (nothing changes then). NULL unpins. Meant for
+ * tests and benchmarks that compare implementations. */
+CRISP_API int crisp_use_impl(crisp_kernel kernel, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/* crisp/poly1305.h - the Poly1305 one-time authenticator (RFC 8439). */
+#ifndef CRISP_POLY1305_H
+#define CRISP_POLY1305_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CRISP_POLY1305_KEY_SIZE 32
+#define CRISP_POLY1305_TAG_SIZE 16
+/* Part of the ABI: room for every implementation's cached powers of r. */
+#define CRISP_POLY1305_CTX_SIZE 1024
+
+/* Opaque, stack-allocatable. The context keeps the implementation it was
+ * initialised with, so a later crisp_force() never mixes representations. */
+typedef struct crisp_poly1305_ctx {
+  CRISP_ALIGNED(64) unsigned char opaque[CRISP_POLY1305_CTX_SIZE];
+} crisp_poly1305_ctx;
+
+/* A key must be used for one message only. */
+CRISP_API void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
+/* data may be NULL when len is 0. Any split of a message gives the same tag. */
+CRISP_API void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len);
+/* Writes the tag and wipes the context. */
+CRISP_API void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]);
+CRISP_API void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                              const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
+/* CRISP_OK when tag is right, CRISP_E_MISMATCH when not; compared in constant time. */
+CRISP_API int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data,
+                                    size_t len, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

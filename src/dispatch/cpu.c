@@ -1,0 +1,84 @@
+/* src/dispatch/cpu.c - turns cpu_features' report into crisp's feature bits.
+ * cpu_features checks XCR0, so AVX and AVX-512 bits mean the OS saves those
+ * registers too. Its bitfields are signed: a present feature reads -1. */
+#include "cpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "impl.h"
+
+#if defined(CRISP_ARCH_X86_64)
+#include <cpu_features/cpuinfo_x86.h>
+#elif defined(CRISP_ARCH_ARM64)
+#include <cpu_features/cpuinfo_aarch64.h>
+#endif
+
+static const struct {
+  uint32_t bit;
+  const char *name;
+} feature_names[] = {
+    {CRISP_CPU_SSE2, "sse2"},         {CRISP_CPU_BMI1, "bmi1"},
+    {CRISP_CPU_BMI2, "bmi2"},         {CRISP_CPU_ADX, "adx"},
+    {CRISP_CPU_AVX, "avx"},           {CRISP_CPU_AVX2, "avx2"},
+    {CRISP_CPU_AVX512F, "avx512f"},   {CRISP_CPU_AVX512VL, "avx512vl"},
+    {CRISP_CPU_AVX512BW, "avx512bw"}, {CRISP_CPU_AVX512DQ, "avx512dq"},
+    {CRISP_CPU_AVX512IFMA, "avx512ifma"},
+    {CRISP_CPU_ASIMD, "asimd"},       {CRISP_CPU_PMULL, "pmull"},
+    {CRISP_CPU_SHA2, "sha2"},         {CRISP_CPU_SVE, "sve"},
+};
+
+void crisp_cpu_feature_names(uint32_t features, char *out, size_t size) {
+  size_t used = 0;
+  if (size == 0) return;
+  out[0] = '\0';
+  for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++) {
+    if (!(features & feature_names[i].bit)) continue;
+    int n = snprintf(out + used, size - used, "%s%s", used ? " " : "", feature_names[i].name);
+    if (n < 0 || (size_t)n >= size - used) break;
+    used += (size_t)n;
+  }
+}
+
+#if defined(CRISP_ARCH_X86_64)
+crisp_cpu crisp_cpu_probe(void) {
+  const X86Info info = GetX86Info();
+  const X86Features f = info.features;
+  crisp_cpu cpu = {0};
+  cpu.features |= f.sse2 ? CRISP_CPU_SSE2 : 0;
+  cpu.features |= f.bmi1 ? CRISP_CPU_BMI1 : 0;
+  cpu.features |= f.bmi2 ? CRISP_CPU_BMI2 : 0;
+  cpu.features |= f.adx ? CRISP_CPU_ADX : 0;
+  cpu.features |= f.avx ? CRISP_CPU_AVX : 0;
+  cpu.features |= f.avx2 ? CRISP_CPU_AVX2 : 0;
+  cpu.features |= f.avx512f ? CRISP_CPU_AVX512F : 0;
+  cpu.features |= f.avx512vl ? CRISP_CPU_AVX512VL : 0;
+  cpu.features |= f.avx512bw ? CRISP_CPU_AVX512BW : 0;
+  cpu.features |= f.avx512dq ? CRISP_CPU_AVX512DQ : 0;
+  cpu.features |= f.avx512ifma ? CRISP_CPU_AVX512IFMA : 0;
+  snprintf(cpu.brand, sizeof cpu.brand, "%s", info.brand_string[0] ? info.brand_string : "unknown");
+  /* Trim the padding spaces some vendors put around the brand string. */
+  size_t len = strlen(cpu.brand);
+  while (len > 0 && cpu.brand[len - 1] == ' ') cpu.brand[--len] = '\0';
+  return cpu;
+}
+#elif defined(CRISP_ARCH_ARM64)
+crisp_cpu crisp_cpu_probe(void) {
+  const Aarch64Info info = GetAarch64Info();
+  const Aarch64Features f = info.features;
+  crisp_cpu cpu = {0};
+  cpu.features |= f.asimd ? CRISP_CPU_ASIMD : 0;
+  cpu.features |= f.pmull ? CRISP_CPU_PMULL : 0;
+  cpu.features |= f.sha2 ? CRISP_CPU_SHA2 : 0;
+  cpu.features |= f.sve ? CRISP_CPU_SVE : 0;
+  snprintf(cpu.brand, sizeof cpu.brand, "arm64 (implementer 0x%02x, part 0x%03x)",
+           (unsigned)info.implementer, (unsigned)info.part);
+  return cpu;
+}
+#else
+crisp_cpu crisp_cpu_probe(void) {
+  crisp_cpu cpu = {0};
+  snprintf(cpu.brand, sizeof cpu.brand, "unknown");
+  return cpu;
+}
+#endif

@@ -1,0 +1,21 @@
+/* src/dispatch/select.h - how front-ends find the implementation in use:
+ * one acquire load on the hot path, the CPU probe only on first use. */
+#ifndef CRISP_SRC_DISPATCH_SELECT_H
+#define CRISP_SRC_DISPATCH_SELECT_H
+
+#include <stdatomic.h>
+
+#include "impl.h"
+
+extern _Atomic(const crisp_impl_info *) crisp_active_impl[CRISP_KERNEL_COUNT];
+
+/* Probes the CPU and reads the environment once (thread-safe), then returns
+ * the implementation selected for kernel. */
+const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel);
+
+static inline const crisp_impl_info *crisp_active(crisp_kernel kernel) {
+  const crisp_impl_info *impl = atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
+  return impl ? impl : crisp_dispatch_first_use(kernel);
+}
+
+#endif

@@ -1,0 +1,96 @@
+/* src/poly1305.c - the Poly1305 front-end: buffers partial blocks, pads the
+ * last one, and calls the implementation the context was initialised with,
+ * so a crisp_force() mid-stream never mixes two representations of r. */
+#include "crisp/poly1305.h"
+
+#include <assert.h>
+
+#include "dispatch/select.h"
+#include "util.h"
+
+#define BLOCK 16
+
+/* The layout behind crisp_poly1305_ctx: a 64-byte header, then the
+ * implementation's own state (accumulator, r, s, cached powers of r). */
+typedef struct poly1305_frontend {
+  const crisp_poly1305_impl *impl;
+  size_t buffered;
+  uint8_t buffer[BLOCK];
+  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+} poly1305_frontend;
+
+static_assert(sizeof(poly1305_frontend) == CRISP_POLY1305_CTX_SIZE, "context layout is part of the ABI");
+static_assert(offsetof(poly1305_frontend, state) % 64 == 0, "implementations expect an aligned state");
+
+void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  if (!ctx) return;
+  poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
+  if (!key) {
+    crisp_wipe(f, sizeof *f);
+    return;
+  }
+  f->impl = (const crisp_poly1305_impl *)crisp_active(CRISP_KERNEL_POLY1305);
+  f->buffered = 0;
+  f->impl->init(f->state, key);
+}
+
+void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len) {
+  if (!ctx || !data || !len) return;
+  poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
+  if (!f->impl) return;
+  const uint8_t *in = data;
+  if (f->buffered) {
+    size_t take = BLOCK - f->buffered;
+    if (take > len) take = len;
+    memcpy(f->buffer + f->buffered, in, take);
+    f->buffered += take, in += take, len -= take;
+    if (f->buffered < BLOCK) return;
+    f->impl->blocks(f->state, f->buffer, 1, 1);
+    f->buffered = 0;
+  }
+  if (len >= BLOCK) {
+    f->impl->blocks(f->state, in, len / BLOCK, 1);
+    in += len / BLOCK * BLOCK;
+    len %= BLOCK;
+  }
+  if (len) {
+    memcpy(f->buffer, in, len);
+    f->buffered = len;
+  }
+}
+
+void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]) {
+  if (!ctx) return;
+  poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
+  if (f->impl && tag) {
+    if (f->buffered) {
+      /* RFC 8439 2.5.1: a short last block gets a 1 byte, then zeros, and no 2^128. */
+      f->buffer[f->buffered] = 1;
+      memset(f->buffer + f->buffered + 1, 0, BLOCK - f->buffered - 1);
+      f->impl->blocks(f->state, f->buffer, 1, 0);
+    }
+    f->impl->finish(f->state, tag);
+  }
+  crisp_wipe(f, sizeof *f);
+}
+
+void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                    const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  crisp_poly1305_ctx ctx;
+  if (!tag || !key || (!data && len)) return;
+  crisp_poly1305_init(&ctx, key);
+  crisp_poly1305_update(&ctx, data, len);
+  crisp_poly1305_final(&ctx, tag);
+}
+
+int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                          const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
+  uint8_t expected[CRISP_POLY1305_TAG_SIZE];
+  crisp_poly1305(expected, data, len, key);
+  /* Every byte is compared whatever the earlier ones were. */
+  unsigned diff = 0;
+  for (size_t i = 0; i < sizeof expected; i++) diff |= (unsigned)(expected[i] ^ tag[i]);
+  crisp_wipe(expected, sizeof expected);
+  return diff == 0 ? CRISP_OK : CRISP_E_MISMATCH;
+}

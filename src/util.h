@@ -1,0 +1,38 @@
+/* src/util.h - little helpers the front-ends and kernels share. */
+#ifndef CRISP_SRC_UTIL_H
+#define CRISP_SRC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Zeroes memory in a way the compiler may not remove as a dead store. */
+static inline void crisp_wipe(void *p, size_t n) {
+  volatile unsigned char *v = (volatile unsigned char *)p;
+  while (n--) *v++ = 0;
+}
+
+static inline uint32_t crisp_load32_le(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void crisp_store32_le(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+static inline uint64_t crisp_load64_le(const uint8_t *p) {
+  return (uint64_t)crisp_load32_le(p) | (uint64_t)crisp_load32_le(p + 4) << 32;
+}
+
+static inline void crisp_store64_le(uint8_t *p, uint64_t v) {
+  crisp_store32_le(p, (uint32_t)v);
+  crisp_store32_le(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Ranges [a, a+an) and [b, b+bn) of limbs share memory. */
+static inline int crisp_overlaps(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
+  const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+  return pa < pb + b_bytes && pb < pa + a_bytes;
+}
+
+#endif
