@@ -81,8 +81,11 @@ typedef struct crisp_md5_many_impl {
 /* POLY1305: init sets up r (clamped), s and any cached powers of r from the
  * key; blocks absorbs nblocks 16-byte blocks, adding 2^128 to each when
  * hibit is 1 (full blocks) and not when 0 (the final padded block, whose 0x01
- * byte the front-end has appended); finish writes (h + s) mod 2^128. The
- * state is 64-byte aligned and CRISP_POLY1305_STATE_SIZE bytes long. */
+ * byte the front-end has appended); finish writes (h + s) mod 2^128 and wipes
+ * every byte of the state that init and blocks wrote (the front-end wipes
+ * only its own header: wiping a whole context would cost more than hashing a
+ * short message). The state is 64-byte aligned and CRISP_POLY1305_STATE_SIZE
+ * bytes long. */
 typedef struct crisp_poly1305_impl {
   crisp_impl_info info;
   void (*init)(void *state, const uint8_t key[32]);

@@ -74,12 +74,19 @@ void crisp_md5_final(crisp_md5_ctx *ctx, uint8_t digest[CRISP_MD5_DIGEST_SIZE]) 
   crisp_wipe(ctx, sizeof *ctx);
 }
 
+/* One message: whole blocks straight from the caller's buffer, then the
+ * padded tail from the stack, without a context. */
 void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZE]) {
-  crisp_md5_ctx ctx;
   if (!digest || (!data && len)) return;
-  crisp_md5_init(&ctx);
-  crisp_md5_update(&ctx, data, len);
-  crisp_md5_final(&ctx, digest);
+  const crisp_md5_impl *impl = md5_active();
+  uint32_t state[4] = {md5_iv[0], md5_iv[1], md5_iv[2], md5_iv[3]};
+  const size_t whole = len / CRISP_MD5_BLOCK_SIZE;
+  if (whole) impl->blocks(state, data, whole);
+  uint8_t pad[2 * CRISP_MD5_BLOCK_SIZE];
+  const uint8_t *tail = len ? (const uint8_t *)data + whole * CRISP_MD5_BLOCK_SIZE : NULL;
+  impl->blocks(state, pad, md5_pad(pad, tail, len));
+  md5_digest(digest, state);
+  crisp_wipe(pad, sizeof pad);
 }
 
 /* Up to MANY_CHUNK streams: first the lanes whose buffered partial block the

@@ -62,25 +62,39 @@ void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len
 void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]) {
   if (!ctx) return;
   poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
-  if (f->impl && tag) {
-    if (f->buffered) {
-      /* RFC 8439 2.5.1: a short last block gets a 1 byte, then zeros, and no 2^128. */
-      f->buffer[f->buffered] = 1;
-      memset(f->buffer + f->buffered + 1, 0, BLOCK - f->buffered - 1);
-      f->impl->blocks(f->state, f->buffer, 1, 0);
-    }
-    f->impl->finish(f->state, tag);
+  if (!f->impl || !tag) {
+    crisp_wipe(f, sizeof *f);
+    return;
   }
-  crisp_wipe(f, sizeof *f);
+  if (f->buffered) {
+    /* RFC 8439 2.5.1: a short last block gets a 1 byte, then zeros, and no 2^128. */
+    f->buffer[f->buffered] = 1;
+    memset(f->buffer + f->buffered + 1, 0, BLOCK - f->buffered - 1);
+    f->impl->blocks(f->state, f->buffer, 1, 0);
+  }
+  f->impl->finish(f->state, tag); /* wipes the implementation's state */
+  crisp_wipe(f, offsetof(poly1305_frontend, state));
 }
 
+/* One message: no context, no buffering; the short tail is padded on the
+ * stack. Short TLS and QUIC records take this path, so every call saved counts. */
 void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                     const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
-  crisp_poly1305_ctx ctx;
   if (!tag || !key || (!data && len)) return;
-  crisp_poly1305_init(&ctx, key);
-  crisp_poly1305_update(&ctx, data, len);
-  crisp_poly1305_final(&ctx, tag);
+  const crisp_poly1305_impl *impl = (const crisp_poly1305_impl *)crisp_active(CRISP_KERNEL_POLY1305);
+  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+  impl->init(state, key);
+  const size_t whole = len / BLOCK;
+  if (whole) impl->blocks(state, data, whole, 1);
+  const size_t tail = len % BLOCK;
+  if (tail) {
+    uint8_t last[BLOCK] = {0};
+    memcpy(last, (const uint8_t *)data + whole * BLOCK, tail);
+    last[tail] = 1;
+    impl->blocks(state, last, 1, 0);
+    crisp_wipe(last, sizeof last);
+  }
+  impl->finish(state, tag); /* wipes the state */
 }
 
 int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,

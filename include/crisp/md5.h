@@ -23,8 +23,10 @@ typedef struct crisp_md5_ctx {
   uint8_t buffer[CRISP_MD5_BLOCK_SIZE];
 } crisp_md5_ctx;
 
+/* Preconditions: ctx and digest are not NULL, data is not NULL when len > 0,
+ * and a context is initialised before use; a call that breaks one does
+ * nothing. */
 CRISP_API void crisp_md5_init(crisp_md5_ctx *ctx);
-/* data may be NULL when len is 0. */
 CRISP_API void crisp_md5_update(crisp_md5_ctx *ctx, const void *data, size_t len);
 CRISP_API void crisp_md5_final(crisp_md5_ctx *ctx, uint8_t digest[CRISP_MD5_DIGEST_SIZE]);
 CRISP_API void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZE]);

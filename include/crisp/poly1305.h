@@ -22,7 +22,10 @@ typedef struct crisp_poly1305_ctx {
   CRISP_ALIGNED(64) unsigned char opaque[CRISP_POLY1305_CTX_SIZE];
 } crisp_poly1305_ctx;
 
-/* A key must be used for one message only. */
+/* A key must be used for one message only. Preconditions of the void
+ * functions: ctx, key and tag are not NULL, and data is not NULL when len > 0;
+ * a call that breaks one does nothing (init with a NULL key leaves a context
+ * that ignores updates and final writes no tag). */
 CRISP_API void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 /* data may be NULL when len is 0. Any split of a message gives the same tag. */
 CRISP_API void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len);
@@ -30,7 +33,8 @@ CRISP_API void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, 
 CRISP_API void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]);
 CRISP_API void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                               const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
-/* CRISP_OK when tag is right, CRISP_E_MISMATCH when not; compared in constant time. */
+/* CRISP_OK when tag is right, CRISP_E_MISMATCH when not (compared in constant
+ * time), CRISP_E_INVALID for a NULL tag or key, or NULL data with len > 0. */
 CRISP_API int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data,
                                     size_t len, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 

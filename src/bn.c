@@ -1,0 +1,150 @@
+/* src/bn.c - the bignum front-ends: argument checks, copies where the caller
+ * aliases what a kernel may not, and calls through the implementation
+ * tables. crisp_bn_mod_exp lives in bn_mod_exp.c. */
+#include "crisp/bn.h"
+
+#include "bn_internal.h"
+#include "dispatch/select.h"
+#include "util.h"
+
+#define LIMB_BYTES sizeof(crisp_limb)
+/* Longest array whose byte size still fits a size_t. */
+#define MAX_LIMBS (SIZE_MAX / LIMB_BYTES / 2)
+
+static int limbs_overlap(const crisp_limb *a, size_t an, const crisp_limb *b, size_t bn) {
+  return crisp_overlaps(a, an * LIMB_BYTES, b, bn * LIMB_BYTES);
+}
+
+int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+  if (!z || !x || !y || !xn || !yn) return CRISP_E_INVALID;
+  if (xn > MAX_LIMBS || yn > MAX_LIMBS) return CRISP_E_RANGE;
+  if (limbs_overlap(z, xn + yn, x, xn) || limbs_overlap(z, xn + yn, y, yn)) return CRISP_E_INVALID;
+  ((const crisp_bn_mul_impl *)crisp_active(CRISP_KERNEL_BN_MUL))->mul(z, x, xn, y, yn);
+  return CRISP_OK;
+}
+
+int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
+  if (!z || !x || !n) return CRISP_E_INVALID;
+  if (n > MAX_LIMBS) return CRISP_E_RANGE;
+  if (limbs_overlap(z, 2 * n, x, n)) return CRISP_E_INVALID;
+  ((const crisp_bn_sqr_impl *)crisp_active(CRISP_KERNEL_BN_SQR))->sqr(z, x, n);
+  return CRISP_OK;
+}
+
+crisp_limb crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
+  if (!z || !x || !n || n > MAX_LIMBS) return 0;
+  /* x == z works limb by limb; a shifted overlap would read written limbs. */
+  if (x != z && limbs_overlap(z, n, x, n)) return 0;
+  return ((const crisp_bn_mul_add_impl *)crisp_active(CRISP_KERNEL_BN_MUL_ADD))->mul_add(z, x, n, k);
+}
+
+crisp_limb crisp_bn_mont_inv(crisp_limb m0) {
+  if (!(m0 & 1)) return 0;
+  /* Newton's iteration x <- x(2 - m0 x) doubles the correct low bits; an
+   * odd m0 is its own inverse mod 8, so five steps reach 96 >= 64 bits. */
+  crisp_limb x = m0;
+  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
+  return 0 - x;
+}
+
+/* Checks a modulus: CRISP_OK, or the error code for it. */
+static int check_modulus(const crisp_limb *m, size_t n) {
+  if (!m || !n) return CRISP_E_INVALID;
+  if (n > CRISP_BN_MONT_MAX_LIMBS) return CRISP_E_RANGE;
+  if (!(m[0] & 1) || !m[n - 1]) return CRISP_E_INVALID;
+  return CRISP_OK;
+}
+
+/* x = 2x mod m for x < m, without a branch on the values. */
+static void double_mod(crisp_limb *x, const crisp_limb *m, size_t n) {
+  crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
+  const crisp_limb carry = x[n - 1] >> 63;
+  for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
+  x[0] <<= 1;
+  crisp_limb borrow = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb a = x[i], b = m[i];
+    const crisp_limb d = a - b - borrow;
+    borrow = ((~a & b) | (~(a ^ b) & d)) >> 63;
+    difference[i] = d;
+  }
+  /* 2x < 2m: keep 2x only when it did not carry out and is below m. */
+  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (carry ^ 1));
+  for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
+}
+
+void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
+                              const crisp_bn_mont_sqr_impl *sqr) {
+  crisp_limb x[CRISP_BN_MONT_MAX_LIMBS], t[CRISP_BN_MONT_MAX_LIMBS];
+  /* Start below m: 2^(64(n-1)) for n > 1 (m exceeds it: m is odd and its top
+   * limb nonzero), 1 mod m for n == 1. 65 doublings give 2R mod m, the
+   * Montgomery form of 2; then square-and-double along the bits of 64n
+   * builds the Montgomery form of 2^(64n), which is R^2 mod m. */
+  memset(x, 0, n * LIMB_BYTES);
+  if (n > 1)
+    x[n - 1] = 1;
+  else
+    x[0] = m[0] != 1;
+  for (int i = 0; i < 65; i++) double_mod(x, m, n);
+  const size_t exponent = 64 * n;
+  int bit = 0;
+  while (exponent >> (bit + 1)) bit++;
+  for (bit--; bit >= 0; bit--) {
+    sqr->mont_sqr(t, x, m, n, minv);
+    memcpy(x, t, n * LIMB_BYTES);
+    if ((exponent >> bit) & 1) double_mod(x, m, n);
+  }
+  memcpy(r2, x, n * LIMB_BYTES);
+}
+
+int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
+  const int status = check_modulus(m, n);
+  if (status != CRISP_OK) return status;
+  if (!r2) return CRISP_E_INVALID;
+  if (limbs_overlap(r2, n, m, n)) return CRISP_E_INVALID;
+  crisp_bn_mont_r2_checked(r2, m, n, crisp_bn_mont_inv(m[0]),
+                           (const crisp_bn_mont_sqr_impl *)crisp_active(CRISP_KERNEL_BN_MONT_SQR));
+  return CRISP_OK;
+}
+
+/* The checks mont_mul and mont_sqr share; b may equal a. */
+static int check_mont_operands(const crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                               size_t n, crisp_limb minv) {
+  const int status = check_modulus(m, n);
+  if (status != CRISP_OK) return status;
+  if (!r || !a || !b) return CRISP_E_INVALID;
+  if (m[0] * minv != ~(crisp_limb)0) return CRISP_E_INVALID;
+  if (limbs_overlap(r, n, m, n)) return CRISP_E_INVALID;
+  /* Both comparisons always run, so the time does not tell which failed. */
+  const crisp_limb in_range = bn_less_than(a, m, n) & bn_less_than(b, m, n);
+  if (!in_range) return CRISP_E_RANGE;
+  return CRISP_OK;
+}
+
+int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
+                      crisp_limb minv) {
+  const int status = check_mont_operands(r, a, b, m, n, minv);
+  if (status != CRISP_OK) return status;
+  /* Kernels want r apart from its inputs: copy an aliased operand. */
+  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS], copy_b[CRISP_BN_MONT_MAX_LIMBS];
+  const int alias_a = limbs_overlap(r, n, a, n), alias_b = limbs_overlap(r, n, b, n);
+  if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
+  if (alias_b) memcpy(copy_b, b, n * LIMB_BYTES);
+  const crisp_bn_mont_mul_impl *impl = (const crisp_bn_mont_mul_impl *)crisp_active(CRISP_KERNEL_BN_MONT_MUL);
+  impl->mont_mul(r, alias_a ? copy_a : a, alias_b ? copy_b : b, m, n, minv);
+  if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
+  if (alias_b) crisp_wipe(copy_b, n * LIMB_BYTES);
+  return CRISP_OK;
+}
+
+int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+  const int status = check_mont_operands(r, a, a, m, n, minv);
+  if (status != CRISP_OK) return status;
+  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
+  const int alias_a = limbs_overlap(r, n, a, n);
+  if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
+  const crisp_bn_mont_sqr_impl *impl = (const crisp_bn_mont_sqr_impl *)crisp_active(CRISP_KERNEL_BN_MONT_SQR);
+  impl->mont_sqr(r, alias_a ? copy_a : a, m, n, minv);
+  if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
+  return CRISP_OK;
+}
