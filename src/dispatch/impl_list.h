@@ -4,9 +4,38 @@
  * allow, so the generic entry, always allowed, comes last. */
 
 #if defined(CRISP_ARCH_X86_64)
+CRISP_IMPL(crisp_md5_impl, crisp_md5_x86_64_bmi1_impl)
+CRISP_IMPL(crisp_md5_impl, crisp_md5_x86_64_impl)
+CRISP_IMPL(crisp_md5_many_impl, crisp_md5_many_avx512_impl)
+CRISP_IMPL(crisp_md5_many_impl, crisp_md5_many_avx2_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_avx512ifma_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_avx512_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_avx2_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_x86_64_impl)
+CRISP_IMPL(crisp_bn_mul_impl, crisp_bn_mul_x86_64_adx_impl)
+CRISP_IMPL(crisp_bn_mul_impl, crisp_bn_mul_x86_64_impl)
+CRISP_IMPL(crisp_bn_sqr_impl, crisp_bn_sqr_x86_64_adx_impl)
+CRISP_IMPL(crisp_bn_sqr_impl, crisp_bn_sqr_x86_64_impl)
+CRISP_IMPL(crisp_bn_mul_add_impl, crisp_bn_mul_add_x86_64_adx_impl)
+CRISP_IMPL(crisp_bn_mul_add_impl, crisp_bn_mul_add_x86_64_impl)
+CRISP_IMPL(crisp_bn_mont_mul_impl, crisp_bn_mont_mul_avx512ifma_impl)
+CRISP_IMPL(crisp_bn_mont_mul_impl, crisp_bn_mont_mul_x86_64_adx_impl)
+CRISP_IMPL(crisp_bn_mont_mul_impl, crisp_bn_mont_mul_x86_64_impl)
+CRISP_IMPL(crisp_bn_mont_sqr_impl, crisp_bn_mont_sqr_avx512ifma_impl)
+CRISP_IMPL(crisp_bn_mont_sqr_impl, crisp_bn_mont_sqr_x86_64_adx_impl)
+CRISP_IMPL(crisp_bn_mont_sqr_impl, crisp_bn_mont_sqr_x86_64_impl)
 #endif
 
 #if defined(CRISP_ARCH_ARM64)
+CRISP_IMPL(crisp_md5_impl, crisp_md5_arm64_impl)
+CRISP_IMPL(crisp_md5_many_impl, crisp_md5_many_neon_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_neon_impl)
+CRISP_IMPL(crisp_poly1305_impl, crisp_poly1305_arm64_impl)
+CRISP_IMPL(crisp_bn_mul_impl, crisp_bn_mul_arm64_impl)
+CRISP_IMPL(crisp_bn_sqr_impl, crisp_bn_sqr_arm64_impl)
+CRISP_IMPL(crisp_bn_mul_add_impl, crisp_bn_mul_add_arm64_impl)
+CRISP_IMPL(crisp_bn_mont_mul_impl, crisp_bn_mont_mul_arm64_impl)
+CRISP_IMPL(crisp_bn_mont_sqr_impl, crisp_bn_mont_sqr_arm64_impl)
 #endif
 
 CRISP_IMPL(crisp_md5_impl, crisp_md5_generic_impl)

@@ -1,0 +1,230 @@
+/* src/x86/bn_algorithms_x86_64.h - products, squares and Montgomery
+ * reduction built from one flavour of the x86-64 rows. The including file
+ * defines CRISP_ROW_ADDMUL and CRISP_ROW_MUL (crisp_row_*_adx or
+ * crisp_row_*_mulq) first, so each kernel file gets its own copy compiled
+ * with its own instruction-set flags. Every routine here runs the same
+ * instructions and touches the same addresses for all operand values (the
+ * Karatsuba step picks its signs with masks), so the Montgomery kernels may
+ * use the fast products. */
+#ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
+#define CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
+
+#include <x86intrin.h>
+
+#include "x86/bn_rows_x86_64.h"
+
+#if !defined(CRISP_ROW_ADDMUL) || !defined(CRISP_ROW_MUL)
+#error "define CRISP_ROW_ADDMUL and CRISP_ROW_MUL before including bn_algorithms_x86_64.h"
+#endif
+
+/* Sizes (limbs) from which one Karatsuba level beats the schoolbook rows;
+ * measured on AMD Zen 4. Above CRISP_KARATSUBA_MAX the schoolbook runs, so
+ * the scratch space stays a fixed stack array. */
+#ifndef CRISP_KARATSUBA_MUL_MIN
+#define CRISP_KARATSUBA_MUL_MIN 32
+#endif
+#ifndef CRISP_KARATSUBA_SQR_MIN
+#define CRISP_KARATSUBA_SQR_MIN 32
+#endif
+#define CRISP_KARATSUBA_MAX 256
+/* Scratch one Karatsuba call of size n needs, its recursion included:
+ * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
+#define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
+
+static inline unsigned char crisp_bn_add_n(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
+                                           unsigned char carry) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned long long s;
+    carry = _addcarry_u64(carry, x[i], y[i], &s);
+    z[i] = s;
+  }
+  return carry;
+}
+
+static inline unsigned char crisp_bn_sub_n(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
+                                           unsigned char borrow) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned long long s;
+    borrow = _subborrow_u64(borrow, x[i], y[i], &s);
+    z[i] = s;
+  }
+  return borrow;
+}
+
+/* z[0..n) += carry, carried through every limb (no early exit). */
+static inline unsigned char crisp_bn_add_carry(crisp_limb *z, size_t n, unsigned char carry) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned long long s;
+    carry = _addcarry_u64(carry, z[i], 0, &s);
+    z[i] = s;
+  }
+  return carry;
+}
+
+/* Schoolbook: one multiply row, then one multiply-add row per limb of y. */
+static inline void crisp_bn_mul_basecase(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                         size_t yn) {
+  z[xn] = CRISP_ROW_MUL(z, x, xn, y[0], 0);
+  for (size_t j = 1; j < yn; j++) z[xn + j] = CRISP_ROW_ADDMUL(z + j, x, xn, y[j], 0);
+}
+
+/* Cross products x[i] * x[j], i < j, each once, then all of them doubled
+ * and the squares x[i]^2 added on the diagonal. */
+static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
+  z[0] = 0;
+  z[2 * n - 1] = 0;
+  if (n > 1) {
+    z[n] = CRISP_ROW_MUL(z + 1, x + 1, n - 1, x[0], 0);
+    for (size_t i = 1; i + 1 < n; i++) z[n + i] = CRISP_ROW_ADDMUL(z + 2 * i + 1, x + i + 1, n - 1 - i, x[i], 0);
+  }
+  crisp_limb shifted_out = 0;
+  unsigned char carry = 0;
+  for (size_t i = 0; i < n; i++) {
+    crisp_dlimb square = (crisp_dlimb)x[i] * x[i];
+    crisp_limb low = z[2 * i], high = z[2 * i + 1];
+    crisp_limb doubled_low = low << 1 | shifted_out, doubled_high = high << 1 | low >> 63;
+    shifted_out = high >> 63;
+    unsigned long long s;
+    carry = _addcarry_u64(carry, doubled_low, (crisp_limb)square, &s);
+    z[2 * i] = s;
+    carry = _addcarry_u64(carry, doubled_high, (crisp_limb)(square >> 64), &s);
+    z[2 * i + 1] = s;
+  }
+}
+
+/* d[0..hn) = |a[0..hn) - b[0..ln)| (ln <= hn); returns 1 when a < b. The
+ * negation is a masked complement plus the borrow: no branch on values. */
+static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, size_t hn, const crisp_limb *b,
+                                           size_t ln) {
+  unsigned char borrow = crisp_bn_sub_n(d, a, b, ln, 0);
+  for (size_t i = ln; i < hn; i++) {
+    unsigned long long s;
+    borrow = _subborrow_u64(borrow, a[i], 0, &s);
+    d[i] = s;
+  }
+  crisp_limb mask = (crisp_limb)0 - borrow;
+  unsigned char carry = borrow;
+  for (size_t i = 0; i < hn; i++) {
+    unsigned long long s;
+    carry = _addcarry_u64(carry, d[i] ^ mask, 0, &s);
+    d[i] = s;
+  }
+  return borrow;
+}
+
+static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
+                               crisp_limb *scratch, int square);
+
+/* z[0..2n) = x * y (or x^2 when square), Karatsuba from the threshold up. */
+static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
+                                      crisp_limb *scratch, int square) {
+  if (square ? n < CRISP_KARATSUBA_SQR_MIN : n < CRISP_KARATSUBA_MUL_MIN) {
+    if (square)
+      crisp_bn_sqr_basecase(z, x, n);
+    else
+      crisp_bn_mul_basecase(z, x, n, y, n);
+  } else {
+    crisp_bn_karatsuba(z, x, y, n, scratch, square);
+  }
+}
+
+/* x = x1 B^h + x0: x0 y1 + x1 y0 = x0 y0 + x1 y1 - (x1 - x0)(y1 - y0).
+ * The signs of the two differences are masks; the middle term is then
+ * x0 y0 + x1 y1 + (|dx||dy| xor M) + (M & 1) with M all ones exactly when the
+ * product of differences is positive (subtract) and zero when negative. */
+static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
+                               crisp_limb *scratch, int square) {
+  const size_t low = n / 2, high = n - low;
+  crisp_limb *dx = scratch, *dy = dx + high, *product = dy + high, *middle = product + 2 * high;
+  crisp_limb *deeper = middle + 2 * high + 1;
+
+  /* a square's difference product is never negative */
+  crisp_limb negative = crisp_bn_abs_diff(dx, x + low, high, x, low);
+  negative = square ? 0 : negative ^ crisp_bn_abs_diff(dy, y + low, high, y, low);
+
+  crisp_bn_mul_equal(z, x, y, low, deeper, square);
+  crisp_bn_mul_equal(z + 2 * low, x + low, y + low, high, deeper, square);
+  crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
+
+  /* middle = z0 + z2, 2*high + 1 limbs. */
+  unsigned char carry = crisp_bn_add_n(middle, z + 2 * low, z, 2 * low, 0);
+  for (size_t i = 2 * low; i < 2 * high; i++) {
+    unsigned long long s;
+    carry = _addcarry_u64(carry, z[2 * low + i], 0, &s);
+    middle[i] = s;
+  }
+  middle[2 * high] = carry;
+
+  const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
+  carry = (unsigned char)(subtract & 1);
+  for (size_t i = 0; i < 2 * high; i++) {
+    unsigned long long s;
+    carry = _addcarry_u64(carry, middle[i], product[i] ^ subtract, &s);
+    middle[i] = s;
+  }
+  middle[2 * high] += subtract + carry;
+
+  carry = crisp_bn_add_n(z + low, z + low, middle, 2 * high + 1, 0);
+  crisp_bn_add_carry(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);
+}
+
+/* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
+ * longer operand when the shorter one is large enough, else schoolbook. */
+static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                    size_t yn) {
+  if (xn < yn) {
+    const crisp_limb *t = x;
+    x = y, y = t;
+    size_t tn = xn;
+    xn = yn, yn = tn;
+  }
+  if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX) {
+    crisp_bn_mul_basecase(z, x, xn, y, yn);
+    return;
+  }
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+  crisp_limb block[2 * CRISP_KARATSUBA_MAX];
+  crisp_bn_mul_equal(z, x, y, yn, scratch, 0);
+  size_t done = yn;
+  for (; done + yn <= xn; done += yn) {
+    for (size_t i = done + yn; i < done + 2 * yn && i < xn + yn; i++) z[i] = 0;
+    crisp_bn_mul_equal(block, x + done, y, yn, scratch, 0);
+    unsigned char carry = crisp_bn_add_n(z + done, z + done, block, 2 * yn, 0);
+    (void)carry; /* the partial sum x[0..done+yn) * y fits in done + 2 yn limbs */
+  }
+  if (done < xn) {
+    const size_t rest = xn - done;
+    crisp_bn_mul_basecase(block, x + done, rest, y, yn);
+    unsigned char carry = crisp_bn_add_n(z + done, z + done, block, yn, 0);
+    for (size_t i = yn; i < rest + yn; i++) {
+      unsigned long long s;
+      carry = _addcarry_u64(carry, block[i], 0, &s);
+      z[done + i] = s;
+    }
+  }
+}
+
+static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
+  if (n < CRISP_KARATSUBA_SQR_MIN || n > CRISP_KARATSUBA_MAX) {
+    crisp_bn_sqr_basecase(z, x, n);
+    return;
+  }
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+  crisp_bn_karatsuba(z, x, x, n, scratch, 1);
+}
+
+/* Montgomery reduction of t[0..2n) (t < m R): r = t R^-1 mod m, fully
+ * reduced. Row i clears limb i; its carry is parked in that cleared limb
+ * and all carries are added in one pass at the end, since no later
+ * quotient digit reads limbs n and above. The final subtraction is chosen by
+ * mask. t is overwritten. */
+static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv) {
+  for (size_t i = 0; i < n; i++) t[i] = CRISP_ROW_ADDMUL(t + i, m, n, t[i] * minv, 0);
+  crisp_limb top = crisp_bn_add_n(t + n, t + n, t, n, 0);
+  crisp_limb borrow = crisp_bn_sub_n(t, t + n, m, n, 0);
+  /* keep the difference when top:t[n..2n) >= m, i.e. a carry out or no borrow */
+  crisp_limb keep_difference = (crisp_limb)0 - (top | (borrow ^ 1));
+  for (size_t i = 0; i < n; i++) r[i] = (t[i] & keep_difference) | (t[n + i] & ~keep_difference);
+}
+
+#endif

@@ -1,0 +1,39 @@
+/* src/x86/bn_avx512ifma.h - radix 2^52 Montgomery arithmetic shared by the
+ * AVX-512 IFMA mont_mul / mont_sqr kernels and their mod_exp. */
+#ifndef CRISP_SRC_X86_BN_AVX512IFMA_H
+#define CRISP_SRC_X86_BN_AVX512IFMA_H
+
+#include "impl.h"
+
+#define CRISP_BN52_BITS 52
+#define CRISP_BN52_MASK ((((uint64_t)1) << CRISP_BN52_BITS) - 1)
+/* Largest radix 2^52 length handled (4096-bit moduli). */
+#define CRISP_BN52_MAX_LIMBS 80
+
+/* Radix 2^52 limbs k for a modulus of n 64-bit limbs, or 0 when the IFMA
+ * code has no kernel for that size. 52k >= 64n + 2 always, so R' = 2^(52k)
+ * exceeds 4m and almost-Montgomery results stay below 2m. */
+size_t crisp_bn52_limbs(size_t n);
+
+/* Almost Montgomery multiplication: r = a b 2^(-52k) mod m, r < 2m for
+ * a, b < 2m (a b < 2m R' in general), limbs of r normalised below 2^52.
+ * All arrays k limbs, 32-byte aligned; k0 = -m^-1 mod 2^52. r may alias a
+ * or b. */
+void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0);
+
+/* out[0..k) = the radix 2^52 digits of x[0..n) * 2^shift (shift < 52 + 52k
+ * - 64n, so the value fits). */
+void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift);
+
+/* r[0..n) = t mod m for t < 2m in radix 2^52 (k limbs): converted back to
+ * radix 2^64 and m subtracted once when t >= m, selected by mask. */
+void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n);
+
+void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                  size_t n, crisp_limb minv);
+void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                                  crisp_limb minv);
+int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                                const crisp_limb *m, size_t n, crisp_limb minv);
+
+#endif

@@ -1,0 +1,22 @@
+/* src/x86/bn_x86_64.h - the x86-64 bignum kernels other x86 kernels fall
+ * back to (the AVX-512 IFMA Montgomery code for sizes it does not handle). */
+#ifndef CRISP_SRC_X86_BN_X86_64_H
+#define CRISP_SRC_X86_BN_X86_64_H
+
+#include "impl.h"
+
+void crisp_bn_mul_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
+void crisp_bn_mul_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
+void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n);
+void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
+crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
+crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
+void crisp_bn_mont_mul_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                              size_t n, crisp_limb minv);
+void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                  size_t n, crisp_limb minv);
+void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
+void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                                  crisp_limb minv);
+
+#endif

@@ -1,0 +1,13 @@
+/* src/x86/md5_x86_64.c - descriptors of the x86-64 assembly MD5 kernels in
+ * md5_x86_64.S (baseline, and ANDN with BMI1). */
+#include "x86/md5_x86_64.h"
+
+const crisp_md5_impl crisp_md5_x86_64_impl = {
+    .info = {CRISP_KERNEL_MD5, "x86_64", CRISP_LEVEL_X86_64, 0},
+    .blocks = crisp_md5_x86_64,
+};
+
+const crisp_md5_impl crisp_md5_x86_64_bmi1_impl = {
+    .info = {CRISP_KERNEL_MD5, "x86_64-bmi1", CRISP_LEVEL_X86_64, CRISP_CPU_BMI1},
+    .blocks = crisp_md5_x86_64_bmi1,
+};
