@@ -1,0 +1,165 @@
+/* bench/peers_openssl.c - OpenSSL 3 as a benchmark peer: MD5() and the EVP
+ * digest, EVP_MAC POLY1305 keyed per message (like crisp's one-shot),
+ * BN_mod_mul_montgomery and BN_mod_exp_mont_consttime. */
+#define OPENSSL_SUPPRESS_DEPRECATED /* MD5() is the fastest OpenSSL path for short messages */
+#include <openssl/bn.h>
+#include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <stdlib.h>
+
+#include "bench.h"
+
+static void run_md5(void *state, const bench_case *c, size_t iterations) {
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) MD5(c->data, c->size, digest);
+}
+
+/* md5_many's peer: the same messages one after another. */
+static void run_md5_serial(void *state, const bench_case *c, size_t iterations) {
+  unsigned char digest[MD5_DIGEST_LENGTH];
+  (void)state;
+  for (size_t i = 0; i < iterations; i++)
+    for (size_t m = 0; m < c->messages; m++) MD5(c->message_pointers[m], c->message_lengths[m], digest);
+}
+
+struct evp_md5 {
+  EVP_MD *md;
+  EVP_MD_CTX *ctx;
+};
+
+static void teardown_evp_md5(void *opaque);
+
+static void *setup_evp_md5(const bench_case *c) {
+  (void)c;
+  struct evp_md5 *state = calloc(1, sizeof *state);
+  if (!state) return NULL;
+  state->md = EVP_MD_fetch(NULL, "MD5", NULL);
+  state->ctx = EVP_MD_CTX_new();
+  if (state->md && state->ctx) return state;
+  teardown_evp_md5(state);
+  return NULL;
+}
+
+static void run_evp_md5(void *opaque, const bench_case *c, size_t iterations) {
+  struct evp_md5 *state = opaque;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  for (size_t i = 0; i < iterations; i++) {
+    EVP_DigestInit_ex(state->ctx, state->md, NULL);
+    EVP_DigestUpdate(state->ctx, c->data, c->size);
+    EVP_DigestFinal_ex(state->ctx, digest, NULL);
+  }
+}
+
+static void teardown_evp_md5(void *opaque) {
+  struct evp_md5 *state = opaque;
+  EVP_MD_CTX_free(state->ctx);
+  EVP_MD_free(state->md);
+  free(state);
+}
+
+struct mac {
+  EVP_MAC *mac;
+  EVP_MAC_CTX *ctx;
+};
+
+static void teardown_poly1305(void *opaque);
+
+static void *setup_poly1305(const bench_case *c) {
+  (void)c;
+  struct mac *state = calloc(1, sizeof *state);
+  if (!state) return NULL;
+  state->mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
+  state->ctx = state->mac ? EVP_MAC_CTX_new(state->mac) : NULL;
+  if (state->ctx) return state;
+  teardown_poly1305(state);
+  return NULL;
+}
+
+static void run_poly1305(void *opaque, const bench_case *c, size_t iterations) {
+  struct mac *state = opaque;
+  unsigned char tag[16];
+  size_t tag_length;
+  for (size_t i = 0; i < iterations; i++) {
+    EVP_MAC_init(state->ctx, c->key, sizeof c->key, NULL);
+    EVP_MAC_update(state->ctx, c->data, c->size);
+    EVP_MAC_final(state->ctx, tag, &tag_length, sizeof tag);
+  }
+}
+
+static void teardown_poly1305(void *opaque) {
+  struct mac *state = opaque;
+  EVP_MAC_CTX_free(state->ctx);
+  EVP_MAC_free(state->mac);
+  free(state);
+}
+
+struct bignum {
+  BN_CTX *ctx;
+  BN_MONT_CTX *mont;
+  BIGNUM *x, *y, *modulus, *exponent, *result;
+};
+
+static BIGNUM *from_limbs(const crisp_limb *limbs, size_t n) {
+  unsigned char bytes[CRISP_BN_MONT_MAX_LIMBS * 8];
+  for (size_t i = 0; i < n; i++)
+    for (int b = 0; b < 8; b++) bytes[8 * i + b] = (unsigned char)(limbs[i] >> (8 * b));
+  return BN_lebin2bn(bytes, (int)(8 * n), NULL);
+}
+
+static void *setup_bignum(const bench_case *c) {
+  struct bignum *state = calloc(1, sizeof *state);
+  if (!state) return NULL;
+  state->ctx = BN_CTX_new();
+  state->mont = BN_MONT_CTX_new();
+  state->x = from_limbs(c->x, c->limbs);
+  state->y = from_limbs(c->y, c->limbs);
+  state->modulus = from_limbs(c->modulus, c->limbs);
+  state->exponent = from_limbs(c->exponent, c->limbs);
+  state->result = BN_new();
+  BN_MONT_CTX_set(state->mont, state->modulus, state->ctx);
+  BN_set_flags(state->exponent, BN_FLG_CONSTTIME);
+  return state;
+}
+
+static void run_mont_mul(void *opaque, const bench_case *c, size_t iterations) {
+  struct bignum *state = opaque;
+  (void)c;
+  for (size_t i = 0; i < iterations; i++)
+    BN_mod_mul_montgomery(state->result, state->x, state->y, state->mont, state->ctx);
+}
+
+static void run_mont_sqr(void *opaque, const bench_case *c, size_t iterations) {
+  struct bignum *state = opaque;
+  (void)c;
+  for (size_t i = 0; i < iterations; i++)
+    BN_mod_mul_montgomery(state->result, state->x, state->x, state->mont, state->ctx);
+}
+
+/* The Montgomery context is built per call, as crisp_bn_mod_exp does. */
+static void run_mod_exp(void *opaque, const bench_case *c, size_t iterations) {
+  struct bignum *state = opaque;
+  (void)c;
+  for (size_t i = 0; i < iterations; i++)
+    BN_mod_exp_mont_consttime(state->result, state->x, state->exponent, state->modulus, state->ctx, NULL);
+}
+
+static void teardown_bignum(void *opaque) {
+  struct bignum *state = opaque;
+  BN_free(state->x), BN_free(state->y), BN_free(state->modulus), BN_free(state->exponent);
+  BN_free(state->result);
+  BN_MONT_CTX_free(state->mont);
+  BN_CTX_free(state->ctx);
+  free(state);
+}
+
+const bench_routine bench_openssl_routines[] = {
+    {"md5", "openssl", "MD5()", NULL, run_md5, NULL},
+    {"md5", "openssl", "EVP md5", setup_evp_md5, run_evp_md5, teardown_evp_md5},
+    {"md5_many", "openssl", "MD5() serial", NULL, run_md5_serial, NULL},
+    {"poly1305", "openssl", "EVP_MAC POLY1305", setup_poly1305, run_poly1305, teardown_poly1305},
+    {"bn_mont_mul", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_mul, teardown_bignum},
+    {"bn_mont_sqr", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_sqr, teardown_bignum},
+    {"mod_exp", "openssl", "BN_mod_exp_mont_consttime", setup_bignum, run_mod_exp, teardown_bignum},
+};
+const size_t bench_openssl_routine_count = sizeof bench_openssl_routines / sizeof bench_openssl_routines[0];

@@ -1,0 +1,34 @@
+/* tools/cli.h - what the crisp command's subcommands share: their entry
+ * points, message helpers and hex conversion. Only the public API is used. */
+#ifndef CRISP_TOOLS_CLI_H
+#define CRISP_TOOLS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes shared by every subcommand. */
+enum { EXIT_USAGE = 2 };
+
+/* Each subcommand gets argv starting at its own name ("md5sum", ...). */
+int cli_info(int argc, char **argv);
+int cli_md5sum(int argc, char **argv);
+int cli_poly1305(int argc, char **argv);
+int cli_bench(int argc, char **argv); /* in bench/bench.c */
+
+/* "crisp md5sum: " style prefix for messages on stderr; set by main. */
+extern const char *cli_program;
+
+/* Prints "PROGRAM: message\n" on stderr. */
+void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the message and a hint to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes name to stderr quoted like a shell would need it (coreutils' quotef). */
+void cli_put_quoted(const char *name);
+
+/* Lowercase hex of bytes into out (2 * len + 1 chars with the terminator). */
+void cli_hex(char *out, const uint8_t *bytes, size_t len);
+/* Parses exactly 2 * len hex digits; returns 0 on success, -1 otherwise. */
+int cli_unhex(uint8_t *bytes, size_t len, const char *hex);
+
+#endif

@@ -1,0 +1,52 @@
+/* tools/info.c - crisp info: the CPU, the dispatch level and why, and which
+ * implementation runs each kernel (--all: every built-in implementation). */
+#include <stdio.h>
+#include <string.h>
+
+#include <crisp/crisp.h>
+
+#include "cli.h"
+
+static void help(void) {
+  printf("Usage: crisp info [--all]\n"
+         "Prints the CPU brand and features, the dispatch level and why it was chosen,\n"
+         "then one 'kernel: implementation' line per kernel.\n"
+         "  --all   also list every built-in implementation and whether this CPU runs it\n"
+         "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS request could not be honoured.\n");
+}
+
+static void list_all(crisp_kernel kernel) {
+  const char *active = crisp_impl_name(kernel);
+  for (size_t i = 0; i < crisp_impl_count(kernel); i++) {
+    const char *name = crisp_impl_name_at(kernel, i);
+    printf("  %-20s %s%s\n", name, crisp_impl_supported_at(kernel, i) ? "supported" : "unsupported",
+           strcmp(name, active) ? "" : ", in use");
+  }
+}
+
+int cli_info(int argc, char **argv) {
+  int all = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      help();
+      return 0;
+    }
+    if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) all = 1;
+    else return cli_usage_error("unexpected argument '%s'", argv[i]);
+  }
+  printf("cpu: %s\n", crisp_cpu_brand());
+  printf("features: %s\n", crisp_cpu_features());
+  printf("levels: %s\n", crisp_levels());
+  printf("level: %s (%s)\n", crisp_level(), crisp_dispatch_reason());
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    printf("%s: %s\n", crisp_kernel_name((crisp_kernel)k), crisp_impl_name((crisp_kernel)k));
+    if (all) list_all((crisp_kernel)k);
+  }
+  if (fflush(stdout) != 0) return 1;
+  const int status = crisp_env_status();
+  if (status != CRISP_OK) {
+    cli_error("the environment's dispatch request was not honoured as written: %s", crisp_strerror(status));
+    return EXIT_USAGE;
+  }
+  return 0;
+}

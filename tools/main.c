@@ -1,0 +1,60 @@
+/* tools/main.c - the crisp command: picks the subcommand and prints the
+ * top-level help and version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef CRISP_VERSION
+#define CRISP_VERSION "unknown"
+#endif
+
+struct subcommand {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    {"info", cli_info, "CPU features, dispatch level and the implementation of every kernel"},
+    {"md5sum", cli_md5sum, "compute and check MD5 sums (coreutils md5sum compatible)"},
+    {"poly1305", cli_poly1305, "Poly1305 tag of a file with a 32-byte hex key"},
+    {"bench", cli_bench, "measure kernels, optionally against OpenSSL, libsodium and GMP"},
+};
+
+static void help(FILE *out) {
+  fprintf(out,
+          "Usage: crisp COMMAND [ARGS]...\n"
+          "Hot cryptographic kernels (MD5, Poly1305, big integers) with run-time CPU dispatch.\n\n"
+          "Commands:\n");
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
+  fprintf(out,
+          "\n'crisp COMMAND --help' describes a command.\n"
+          "Environment: CRYPTO_FORCE=LEVEL caps the dispatch level; CRYPTO_OPTIONS=-UseMD5Intrinsics,...\n"
+          "sends single kernels to their generic implementation.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    help(stderr);
+    return EXIT_USAGE;
+  }
+  const char *command = argv[1];
+  if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
+    help(stdout);
+    return 0;
+  }
+  if (!strcmp(command, "--version") || !strcmp(command, "-V")) {
+    printf("crisp %s\n", CRISP_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+    if (strcmp(command, subcommands[i].name)) continue;
+    static char program[64];
+    snprintf(program, sizeof program, "crisp %s", subcommands[i].name);
+    cli_program = program;
+    return subcommands[i].run(argc - 1, argv + 1);
+  }
+  return cli_usage_error("unknown command '%s'", command);
+}
