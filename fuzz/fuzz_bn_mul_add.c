@@ -1,0 +1,35 @@
+/* fuzz/fuzz_bn_mul_add.c - crisp_bn_mul_add: size, multiplier, z and x from
+ * the input, x separate from z or the same array; every implementation
+ * must give generic's sum and carry and write nothing past z. */
+#include "fuzz_common.h"
+
+enum { MAX_LIMBS = 320 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_input in = {data, size};
+  const size_t n = 1 + fuzz_below(&in, MAX_LIMBS);
+  const int in_place = fuzz_byte(&in) & 1;
+  crisp_limb k;
+  fuzz_fill(&in, &k, sizeof k, 0xff);
+  static crisp_limb x[MAX_LIMBS], z0[MAX_LIMBS], expected[MAX_LIMBS], z[MAX_LIMBS + 1];
+  fuzz_limbs(&in, z0, n);
+  fuzz_limbs(&in, x, n);
+
+  fuzz_pin(CRISP_KERNEL_BN_MUL_ADD, "generic");
+  memcpy(expected, z0, n * sizeof(crisp_limb));
+  const crisp_limb expected_carry = crisp_bn_mul_add(expected, in_place ? expected : x, n, k);
+  const char *impls[FUZZ_MAX_IMPLS];
+  const size_t count = fuzz_impls(CRISP_KERNEL_BN_MUL_ADD, impls, FUZZ_MAX_IMPLS);
+  for (size_t i = 0; i < count; i++) {
+    fuzz_pin(CRISP_KERNEL_BN_MUL_ADD, impls[i]);
+    const char *name = crisp_impl_name(CRISP_KERNEL_BN_MUL_ADD);
+    memcpy(z, z0, n * sizeof(crisp_limb));
+    z[n] = 0x5a5a5a5a5a5a5a5aull;
+    const crisp_limb carry = crisp_bn_mul_add(z, in_place ? z : x, n, k);
+    fuzz_check(carry == expected_carry && !memcmp(z, expected, n * sizeof(crisp_limb)),
+               "bn_mul_add %s: n %zu%s differs from generic", name, n, in_place ? " in place" : "");
+    fuzz_check(z[n] == 0x5a5a5a5a5a5a5a5aull, "bn_mul_add %s wrote past z", name);
+  }
+  fuzz_pin(CRISP_KERNEL_BN_MUL_ADD, NULL);
+  return 0;
+}

@@ -1,0 +1,231 @@
+/* test/test_bn_ct.c - constant-time check of crisp_bn_mod_exp and
+ * crisp_bn_mont_mul / crisp_bn_mont_sqr for every implementation this CPU
+ * supports. Secret inputs (base, exponent, Montgomery operands) are marked
+ * undefined for valgrind memcheck, which then reports any branch or memory
+ * address computed from them; meson runs this binary under
+ * `valgrind --error-exitcode=1`. Results are marked defined again before
+ * they are compared with the generic implementation's, so the test also
+ * fails on a wrong answer when run without valgrind. valgrind 3.19 does
+ * not emulate AVX-512, so under valgrind avx512* implementations are skipped
+ * (and said so); natively they are still compared. Its virtual CPU also
+ * hides ADX, so the kernels are additionally called directly through their
+ * descriptors (linked from the static library), which checks x86_64-adx. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <valgrind/memcheck.h>
+
+#include "common.h"
+#include "crisp/crisp.h"
+#include "impl.h"
+
+/* Every Montgomery kernel built in, straight from the implementation list,
+ * so that kernels dispatch would not pick under valgrind (its virtual CPU
+ * hides ADX, though it executes ADCX / ADOX) are still checked. */
+#define COLLECT_crisp_bn_mont_mul_impl(symbol) &symbol,
+#define COLLECT_crisp_bn_mont_sqr_impl(symbol)
+#define COLLECT_crisp_md5_impl(symbol)
+#define COLLECT_crisp_md5_many_impl(symbol)
+#define COLLECT_crisp_poly1305_impl(symbol)
+#define COLLECT_crisp_bn_mul_impl(symbol)
+#define COLLECT_crisp_bn_sqr_impl(symbol)
+#define COLLECT_crisp_bn_mul_add_impl(symbol)
+#define CRISP_IMPL(type, symbol) extern const type symbol;
+#include "dispatch/impl_list.h"
+#undef CRISP_IMPL
+static const crisp_bn_mont_mul_impl *const mont_mul_kernels[] = {
+#define CRISP_IMPL(type, symbol) COLLECT_##type(symbol)
+#include "dispatch/impl_list.h"
+#undef CRISP_IMPL
+};
+#undef COLLECT_crisp_bn_mont_mul_impl
+#undef COLLECT_crisp_bn_mont_sqr_impl
+#define COLLECT_crisp_bn_mont_mul_impl(symbol)
+#define COLLECT_crisp_bn_mont_sqr_impl(symbol) &symbol,
+static const crisp_bn_mont_sqr_impl *const mont_sqr_kernels[] = {
+#define CRISP_IMPL(type, symbol) COLLECT_##type(symbol)
+#include "dispatch/impl_list.h"
+#undef CRISP_IMPL
+};
+
+#define MAX_LIMBS 64
+
+typedef struct ct_case {
+  size_t n;  /* modulus limbs */
+  size_t en; /* exponent limbs */
+} ct_case;
+
+/* Kernel-special sizes (16, 24, 32, 48, 64 limbs), a general one, tiny ones;
+ * long exponents only where valgrind stays fast. */
+static const ct_case cases[] = {{1, 1}, {3, 2}, {8, 8}, {16, 16}, {17, 4}, {24, 6},
+                                {32, 32}, {48, 2}, {64, 2}};
+
+static int skipped_under_valgrind(const char *name) {
+  if (RUNNING_ON_VALGRIND && strncmp(name, "avx512", 6) == 0) {
+    printf("# %s skipped: valgrind does not emulate AVX-512\n", name);
+    return 1;
+  }
+  return 0;
+}
+
+/* An odd modulus with its top limb set, and a value below it. */
+static void make_modulus(crisp_limb *m, size_t n) {
+  memset(m, 0, MAX_LIMBS * sizeof(crisp_limb));
+  test_fill_random(m, n * sizeof(crisp_limb));
+  m[0] |= 1;
+  m[n - 1] |= (crisp_limb)1 << 63;
+}
+
+static void make_below(crisp_limb *a, const crisp_limb *m, size_t n) {
+  test_fill_random(a, n * sizeof(crisp_limb));
+  a[n - 1] %= m[n - 1];
+}
+
+static void test_mod_exp_ct(void **state) {
+  (void)state;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const size_t n = cases[c].n, en = cases[c].en;
+    crisp_limb m[MAX_LIMBS], base[MAX_LIMBS], exp[MAX_LIMBS], expected[MAX_LIMBS], r[MAX_LIMBS];
+    make_modulus(m, n);
+    make_below(base, m, n);
+    test_fill_random(exp, en * sizeof(crisp_limb));
+    exp[en - 1] |= (crisp_limb)1 << 63;
+
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+    assert_int_equal(crisp_bn_mod_exp(expected, base, exp, en, m, n), CRISP_OK);
+
+    const char *name;
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MONT_MUL, name) {
+      if (skipped_under_valgrind(name)) continue;
+      /* the ladder squares with the same family when there is one */
+      if (crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, name) != CRISP_OK)
+        assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+      crisp_limb secret_base[MAX_LIMBS], secret_exp[MAX_LIMBS];
+      memcpy(secret_base, base, sizeof secret_base);
+      memcpy(secret_exp, exp, sizeof secret_exp);
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_base, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_exp, en * sizeof(crisp_limb));
+      int status = crisp_bn_mod_exp(r, secret_base, secret_exp, en, m, n);
+      VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status); /* the range check's bit */
+      assert_int_equal(status, CRISP_OK);
+      if (memcmp(r, expected, n * sizeof(crisp_limb)) != 0)
+        fail_msg("bn_mod_exp %s: n=%zu en=%zu differs from generic", name, n, en);
+    }
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
+  }
+}
+
+static void test_mont_ct(void **state) {
+  (void)state;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const size_t n = cases[c].n;
+    crisp_limb m[MAX_LIMBS], a[MAX_LIMBS], b[MAX_LIMBS], expected_mul[MAX_LIMBS], expected_sqr[MAX_LIMBS];
+    crisp_limb r[MAX_LIMBS];
+    make_modulus(m, n);
+    make_below(a, m, n);
+    make_below(b, m, n);
+    const crisp_limb minv = crisp_bn_mont_inv(m[0]);
+
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+    assert_int_equal(crisp_bn_mont_mul(expected_mul, a, b, m, n, minv), CRISP_OK);
+    assert_int_equal(crisp_bn_mont_sqr(expected_sqr, a, m, n, minv), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
+
+    const char *name;
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MONT_MUL, name) {
+      if (skipped_under_valgrind(name)) continue;
+      crisp_limb secret_a[MAX_LIMBS], secret_b[MAX_LIMBS];
+      memcpy(secret_a, a, sizeof secret_a);
+      memcpy(secret_b, b, sizeof secret_b);
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_a, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_b, n * sizeof(crisp_limb));
+      int status = crisp_bn_mont_mul(r, secret_a, secret_b, m, n, minv);
+      VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+      assert_int_equal(status, CRISP_OK);
+      if (memcmp(r, expected_mul, n * sizeof(crisp_limb)) != 0)
+        fail_msg("bn_mont_mul %s: n=%zu differs from generic", name, n);
+    }
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MONT_SQR, name) {
+      if (skipped_under_valgrind(name)) continue;
+      crisp_limb secret_a[MAX_LIMBS];
+      memcpy(secret_a, a, sizeof secret_a);
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_a, n * sizeof(crisp_limb));
+      int status = crisp_bn_mont_sqr(r, secret_a, m, n, minv);
+      VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+      assert_int_equal(status, CRISP_OK);
+      if (memcmp(r, expected_sqr, n * sizeof(crisp_limb)) != 0)
+        fail_msg("bn_mont_sqr %s: n=%zu differs from generic", name, n);
+    }
+  }
+}
+
+/* 1 when this kernel may run here: the CPU has it, or valgrind (which
+ * executes BMI2 / ADX whatever its virtual CPUID says) runs a non-AVX-512
+ * one. */
+static int runnable(crisp_kernel kernel, const char *name) {
+  for (size_t i = 0; i < crisp_impl_count(kernel); i++)
+    if (strcmp(crisp_impl_name_at(kernel, i), name) == 0 && crisp_impl_supported_at(kernel, i)) return 1;
+  return RUNNING_ON_VALGRIND && strncmp(name, "avx512", 6) != 0;
+}
+
+/* The kernels called directly, below the front-ends' range checks. */
+static void test_kernels_ct(void **state) {
+  (void)state;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const size_t n = cases[c].n;
+    crisp_limb m[MAX_LIMBS], a[MAX_LIMBS], b[MAX_LIMBS], expected_mul[MAX_LIMBS], expected_sqr[MAX_LIMBS];
+    crisp_limb r[MAX_LIMBS], secret_a[MAX_LIMBS], secret_b[MAX_LIMBS];
+    make_modulus(m, n);
+    make_below(a, m, n);
+    make_below(b, m, n);
+    const crisp_limb minv = crisp_bn_mont_inv(m[0]);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+    assert_int_equal(crisp_bn_mont_mul(expected_mul, a, b, m, n, minv), CRISP_OK);
+    assert_int_equal(crisp_bn_mont_sqr(expected_sqr, a, m, n, minv), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
+    assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
+    for (size_t k = 0; k < sizeof mont_mul_kernels / sizeof mont_mul_kernels[0]; k++) {
+      const crisp_bn_mont_mul_impl *impl = mont_mul_kernels[k];
+      if (!runnable(CRISP_KERNEL_BN_MONT_MUL, impl->info.name)) continue;
+      memcpy(secret_a, a, sizeof secret_a);
+      memcpy(secret_b, b, sizeof secret_b);
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_a, n * sizeof(crisp_limb));
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_b, n * sizeof(crisp_limb));
+      impl->mont_mul(r, secret_a, secret_b, m, n, minv);
+      VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(crisp_limb));
+      if (memcmp(r, expected_mul, n * sizeof(crisp_limb)) != 0)
+        fail_msg("mont_mul kernel %s: n=%zu differs from generic", impl->info.name, n);
+    }
+    for (size_t k = 0; k < sizeof mont_sqr_kernels / sizeof mont_sqr_kernels[0]; k++) {
+      const crisp_bn_mont_sqr_impl *impl = mont_sqr_kernels[k];
+      if (!runnable(CRISP_KERNEL_BN_MONT_SQR, impl->info.name)) continue;
+      memcpy(secret_a, a, sizeof secret_a);
+      VALGRIND_MAKE_MEM_UNDEFINED(secret_a, n * sizeof(crisp_limb));
+      impl->mont_sqr(r, secret_a, m, n, minv);
+      VALGRIND_MAKE_MEM_DEFINED(r, n * sizeof(crisp_limb));
+      if (memcmp(r, expected_sqr, n * sizeof(crisp_limb)) != 0)
+        fail_msg("mont_sqr kernel %s: n=%zu differs from generic", impl->info.name, n);
+    }
+  }
+}
+
+int main(void) {
+  test_seed(0x6374696d65ull);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_mont_ct),
+      cmocka_unit_test(test_mod_exp_ct),
+      cmocka_unit_test(test_kernels_ct),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,158 @@
+#!/bin/bash
+# test/test_cli.sh - the crisp command end to end: md5sum output and exit
+# status byte for byte against coreutils md5sum on a generated tree (odd
+# names, empty and 1 MiB files, unreadable entries, more files than the
+# pool holds), the -c round trip, stdin, poly1305 against RFC 8439 2.5.2,
+# info, and usage errors.
+# Usage: test_cli.sh PATH-TO-CRISP. CRISP_TEST_WRAPPER (e.g. "qemu-x86_64
+# -cpu Haswell") runs crisp through an emulator; stderr is never compared,
+# so qemu's warning lines do not matter.
+set -u
+crisp_binary=$(realpath "${1:?usage: test_cli.sh PATH-TO-CRISP}")
+reference=/usr/bin/md5sum
+failures=0
+checks=0
+
+crisp() { ${CRISP_TEST_WRAPPER:-} "$crisp_binary" "$@"; }
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { checks=$((checks + 1)); }
+
+# expect_same DESCRIPTION -- ARGS...: crisp md5sum ARGS and coreutils md5sum
+# ARGS give the same stdout bytes and exit status (stdin from $stdin_file).
+stdin_file=/dev/null
+expect_same() {
+  local description=$1; shift 2
+  crisp md5sum "$@" < "$stdin_file" > "$work/crisp.out" 2> "$work/crisp.err"; local crisp_status=$?
+  "$reference" "$@" < "$stdin_file" > "$work/ref.out" 2> /dev/null; local ref_status=$?
+  if ! cmp -s "$work/crisp.out" "$work/ref.out"; then
+    fail "$description: stdout differs"; diff <(od -c "$work/ref.out") <(od -c "$work/crisp.out") | head -20
+  elif [ "$crisp_status" != "$ref_status" ]; then
+    fail "$description: exit status $crisp_status, coreutils $ref_status"
+  else
+    pass
+  fi
+}
+
+# expect_status STATUS DESCRIPTION -- COMMAND...: exit status only.
+expect_status() {
+  local want=$1 description=$2; shift 3
+  "$@" > /dev/null 2>&1 < /dev/null; local got=$?
+  if [ "$got" != "$want" ]; then fail "$description: exit status $got, want $want"; else pass; fi
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tree=$work/tree
+mkdir -p "$tree/many"
+cd "$tree" || exit 1
+
+# The tree: empty, odd names, sizes around block and buffer boundaries, 1 MiB.
+: > empty
+printf 'hello\n' > 'name with spaces'
+printf 'newline' > $'new\nline'
+printf 'backslash' > 'back\slash'
+printf 'carriage' > $'car\rret'
+printf 'all' > $'odd\\\n\r mix'
+printf 'star' > '*star'
+head -c 1048576 /dev/urandom > big
+for size in 1 55 56 63 64 65 127 128 4095 4096 65535 65536 65537 131072 131073 200000; do
+  head -c $size /dev/urandom > "size_$size"
+done
+for i in $(seq 1 90); do head -c $((i * 977 % 70000)) /dev/urandom > "many/file_$i"; done
+mkdir directory
+ln -s does-not-exist dangling
+
+regular=(empty 'name with spaces' $'new\nline' 'back\slash' $'car\rret' $'odd\\\n\r mix' '*star' big size_* many/*)
+
+# Plain sums, including every dispatch level this CPU (or emulator) has.
+expect_same "regular files" -- "${regular[@]}"
+expect_same "unreadable entries among others" -- empty directory big dangling 'back\slash' missing-file size_1
+expect_same "binary marks" -- -b "${regular[@]}"
+expect_same "BSD tags" -- --tag "${regular[@]}"
+expect_same "NUL-terminated" -- -z "${regular[@]}"
+expect_same "NUL-terminated BSD tags" -- -z --tag empty $'new\nline' 'back\slash'
+expect_same "the same file many times" -- big big size_65536 big empty big
+for level in $(crisp info 2> /dev/null | sed -n 's/^levels: //p'); do
+  CRYPTO_FORCE=$level expect_same "CRYPTO_FORCE=$level" -- "${regular[@]}"
+done
+
+# Standard input: no arguments, '-', '-' twice (the second read sees EOF).
+stdin_file=big
+expect_same "stdin, no arguments" --
+expect_same "stdin as -" -- -
+expect_same "stdin twice among files" -- empty - size_64 - big
+stdin_file=/dev/null
+
+# -c round trip, then a corrupted file and a missing one.
+"$reference" "${regular[@]}" > "$work/sums"
+"$reference" --tag "${regular[@]}" > "$work/tagged"
+expect_same "check OK" -- -c "$work/sums"
+expect_same "check BSD tags" -- -c "$work/tagged"
+printf 'x' >> size_4096
+printf 'x' >> $'new\nline'
+expect_same "check with corrupted files" -- -c "$work/sums"
+crisp md5sum -c "$work/sums" > "$work/check.out" 2> /dev/null; status=$?
+if [ $status != 1 ] || ! grep -qx 'size_4096: FAILED' "$work/check.out"; then
+  fail "a corrupted file must be reported FAILED with exit status 1"
+else pass; fi
+rm size_64
+expect_same "check with a missing file" -- -c "$work/sums"
+expect_same "check --quiet" -- -c --quiet "$work/sums"
+expect_same "check --status" -- -c --status "$work/sums"
+expect_same "check --ignore-missing" -- -c --ignore-missing "$work/sums"
+{ cat "$work/sums"; printf 'not a checksum line\n#comment\n\n'; } > "$work/messy"
+expect_same "check improperly formatted lines" -- -c "$work/messy"
+expect_same "check --strict" -- -c --strict "$work/messy"
+expect_same "check --warn" -- -c --warn "$work/messy"
+printf '%s\r\n' "$(md5sum < empty | cut -c1-32)  empty" > "$work/crlf"
+expect_same "check CRLF lines" -- -c "$work/crlf"
+printf '%s  -\n' "$(md5sum < big | cut -c1-32)" > "$work/stdin_sums"
+stdin_file=big
+expect_same "check a line naming stdin" -- -c "$work/stdin_sums"
+stdin_file=$work/sums
+expect_same "check list from stdin" -- -c
+stdin_file=/dev/null
+expect_same "check file missing" -- -c "$work/no-such-list"
+expect_same "check nothing well formed" -- -c empty
+
+# Poly1305: RFC 8439 section 2.5.2.
+key=85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b
+printf 'Cryptographic Forum Research Group' > "$work/rfc8439"
+tag=$(crisp poly1305 -k $key "$work/rfc8439" 2> /dev/null)
+[ "$tag" = a8061dc1305136c6c22b8baf0c0127a9 ] && pass || fail "poly1305 RFC 8439 2.5.2 tag: '$tag'"
+tag=$(crisp poly1305 -k $key - < "$work/rfc8439" 2> /dev/null)
+[ "$tag" = a8061dc1305136c6c22b8baf0c0127a9 ] && pass || fail "poly1305 from stdin: '$tag'"
+expect_status 1 "poly1305 of a missing file" -- crisp poly1305 -k $key "$work/no-such-file"
+expect_status 2 "poly1305 without a key" -- crisp poly1305 "$work/rfc8439"
+expect_status 2 "poly1305 with a short key" -- crisp poly1305 -k 85d6 "$work/rfc8439"
+expect_status 2 "poly1305 with a non-hex key" -- crisp poly1305 -k "${key%?}g" "$work/rfc8439"
+
+# info lists every kernel and exits 0.
+crisp info > "$work/info" 2> /dev/null; status=$?
+[ $status = 0 ] && pass || fail "crisp info exit status $status"
+for kernel in md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr; do
+  grep -q "^$kernel: [a-z]" "$work/info" && pass || fail "crisp info lacks a '$kernel:' line"
+done
+expect_status 0 "crisp info --all" -- crisp info --all
+expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no-such-level ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info
+
+# Usage errors, help, version.
+expect_status 2 "no command" -- crisp
+expect_status 2 "unknown command" -- crisp frobnicate
+expect_status 2 "md5sum unknown option" -- crisp md5sum --frobnicate
+expect_status 2 "md5sum --tag with -c" -- crisp md5sum --tag -c "$work/sums"
+expect_status 2 "md5sum --status without -c" -- crisp md5sum --status empty
+expect_status 2 "bench unknown kernel" -- crisp bench --kernel frobnicate
+expect_status 2 "bench unknown implementation" -- crisp bench --impl frobnicate
+expect_status 2 "bench --time without a value" -- crisp bench --time
+for command in "" info md5sum poly1305 bench; do
+  expect_status 0 "crisp $command --help" -- crisp $command --help
+done
+expect_status 0 "crisp --version" -- crisp --version
+
+# bench runs (a smoke test; timings are never checked).
+expect_status 0 "bench md5 short run" -- crisp bench --kernel md5,poly1305 --time 1 --json
+
+echo "$checks checks passed, $failures failed"
+[ $failures = 0 ]
