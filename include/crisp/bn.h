@@ -27,8 +27,8 @@ CRISP_API int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const 
 CRISP_API int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 
 /* z[0..n) += x[0..n) * k; returns the carry limb. x may equal z exactly but
- * not overlap it otherwise. With n == 0 (or a NULL pointer) nothing is
- * written and 0 is returned. */
+ * not overlap it otherwise. With n == 0, a NULL pointer or such an overlap,
+ * nothing is written and 0 is returned. */
 CRISP_API crisp_limb crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
 
 /* -m0^-1 mod 2^64 for odd m0; 0 for even m0 (no inverse exists). */
@@ -38,8 +38,10 @@ CRISP_API crisp_limb crisp_bn_mont_inv(crisp_limb m0);
 CRISP_API int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n);
 
 /* r = a * b * R^-1 mod m, fully reduced, for a, b < m, m odd, m[n-1] != 0,
- * minv = crisp_bn_mont_inv(m[0]). r may alias a or b, not m. Time and memory
- * accesses depend only on n. CRISP_E_RANGE when a or b >= m or n is too large. */
+ * minv = crisp_bn_mont_inv(m[0]). r may overlap a or b, not m. Time and
+ * memory accesses depend only on n. CRISP_E_INVALID for NULL, n == 0, an even
+ * m, m[n-1] == 0, a wrong minv or r overlapping m; CRISP_E_RANGE when a or
+ * b >= m or n > CRISP_BN_MONT_MAX_LIMBS. r is untouched on error. */
 CRISP_API int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                 const crisp_limb *m, size_t n, crisp_limb minv);
 CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
@@ -47,8 +49,10 @@ CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_
 
 /* r[0..n) = base^exp mod m for odd m (m[n-1] != 0) and base < m; exp has en
  * limbs (en may be 0: the result is then 1 mod m). Time and memory accesses
- * depend only on n and en, never on the values of base or exp. r may alias
- * base. CRISP_E_NOMEM if its scratch table cannot be allocated. */
+ * depend only on n and en, never on the values of base or exp. r may equal
+ * base; any other overlap of r with base, exp or m is CRISP_E_INVALID.
+ * Errors as for crisp_bn_mont_mul, plus CRISP_E_NOMEM if its scratch table
+ * cannot be allocated; r is untouched on error. */
 CRISP_API int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                const crisp_limb *m, size_t n);
 
