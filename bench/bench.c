@@ -209,6 +209,8 @@ int cli_bench(int argc, char **argv) {
   if (options.settings.row_ms == 0) options.settings.row_ms = options.sweep ? 40 : 200;
   const int impl_status = check_impl(&options);
   if (impl_status) return impl_status;
+  if (options.peers && !bench_peer_count())
+    cli_error("no peer library (OpenSSL, libsodium, GMP) was found at build time: no peer rows");
   if (options.peers && bench_peers_init() != 0) {
     cli_error("a peer library failed to initialise");
     return 1;

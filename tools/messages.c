@@ -50,7 +50,11 @@ static void put_control(unsigned char c) {
 
 void cli_put_quoted(const char *name) {
   const unsigned char *p = (const unsigned char *)name;
-  int safe = *p != '\0';
+  if (!*p) {
+    fputs("''", stderr);
+    return;
+  }
+  int safe = 1;
   for (const unsigned char *q = p; *q; q++) safe &= shell_safe(*q);
   if (safe) {
     fputs(name, stderr);
