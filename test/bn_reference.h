@@ -15,16 +15,16 @@
 #define REF_MAX_LIMBS 1040
 #define REF_MAX_DIGITS (2 * REF_MAX_LIMBS + 2)
 
-static void ref_to_digits(uint32_t *d, const crisp_limb *x, size_t n) {
+static inline void ref_to_digits(uint32_t *d, const crisp_limb *x, size_t n) {
   for (size_t i = 0; i < n; i++) d[2 * i] = (uint32_t)x[i], d[2 * i + 1] = (uint32_t)(x[i] >> 32);
 }
 
-static void ref_from_digits(crisp_limb *x, const uint32_t *d, size_t n) {
+static inline void ref_from_digits(crisp_limb *x, const uint32_t *d, size_t n) {
   for (size_t i = 0; i < n; i++) x[i] = (crisp_limb)d[2 * i] | (crisp_limb)d[2 * i + 1] << 32;
 }
 
 /* z[0..xn+yn) = x * y, z may overlap x or y. */
-static void ref_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+static inline void ref_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   static uint32_t dx[REF_MAX_DIGITS], dy[REF_MAX_DIGITS], dz[2 * REF_MAX_DIGITS];
   const size_t xd = 2 * xn, yd = 2 * yn;
   ref_to_digits(dx, x, xn);
@@ -43,7 +43,7 @@ static void ref_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_l
 }
 
 /* -1, 0, 1 as a <, ==, > b (n limbs each). */
-static int ref_compare(const crisp_limb *a, const crisp_limb *b, size_t n) {
+static inline int ref_compare(const crisp_limb *a, const crisp_limb *b, size_t n) {
   for (size_t i = n; i-- > 0;)
     if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
@@ -52,7 +52,7 @@ static int ref_compare(const crisp_limb *a, const crisp_limb *b, size_t n) {
 /* r[0..n) = a[0..an) mod m[0..n), m != 0, by algorithm D on 32-bit digits
  * (quotient digit estimate from the top two digits, corrected at most
  * twice, then an add-back when the estimate was still one too large). */
-static void ref_mod(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m, size_t n) {
+static inline void ref_mod(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m, size_t n) {
   static uint32_t u[REF_MAX_DIGITS + 1], v[REF_MAX_DIGITS], dm[REF_MAX_DIGITS], du[REF_MAX_DIGITS];
   size_t ud = 2 * an, vd = 2 * n;
   ref_to_digits(du, a, an);
@@ -112,7 +112,7 @@ static void ref_mod(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_l
 }
 
 /* r[0..n) = a mod m one bit at a time: r = 2r + bit, minus m when r >= m. */
-static void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m, size_t n) {
+static inline void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m, size_t n) {
   crisp_limb acc[REF_MAX_LIMBS + 1], mm[REF_MAX_LIMBS + 1];
   memset(acc, 0, (n + 1) * sizeof *acc);
   memcpy(mm, m, n * sizeof *m);
@@ -133,14 +133,14 @@ static void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an, const
 }
 
 /* r = a * b mod m, all n limbs. */
-static void ref_mul_mod(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
-  crisp_limb t[2 * REF_MAX_LIMBS];
+static inline void ref_mul_mod(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
+  static crisp_limb t[2 * REF_MAX_LIMBS];
   ref_mul(t, a, n, b, n);
   ref_mod(r, t, 2 * n, m, n);
 }
 
 /* r = base^exp mod m by left-to-right square and multiply. */
-static void ref_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
+static inline void ref_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
                         size_t n) {
   crisp_limb acc[REF_MAX_LIMBS], one[REF_MAX_LIMBS];
   memset(one, 0, n * sizeof *one);

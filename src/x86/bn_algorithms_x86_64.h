@@ -1,11 +1,13 @@
 /* src/x86/bn_algorithms_x86_64.h - products, squares and Montgomery
  * reduction built from one flavour of the x86-64 rows. The including file
  * defines CRISP_ROW_ADDMUL and CRISP_ROW_MUL (crisp_row_*_adx or
- * crisp_row_*_mulq) first, so each kernel file gets its own copy compiled
- * with its own instruction-set flags. Every routine here runs the same
- * instructions and touches the same addresses for all operand values (the
- * Karatsuba step picks its signs with masks), so the Montgomery kernels may
- * use the fast products. */
+ * crisp_row_*_mulq), and optionally CRISP_ROW_SQR_DIAGONAL,
+ * CRISP_ROW_SQR_TRIANGLE, CRISP_ROW_ADD3 and CRISP_ROW_MUL_BASECASE, first,
+ * so each kernel file gets its own copy compiled with its own
+ * instruction-set flags. Every routine here runs the same instructions and
+ * touches the same addresses for all operand values (the Karatsuba step
+ * picks its signs with masks), so the Montgomery kernels may use the fast
+ * products. */
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 
@@ -18,65 +20,34 @@
 #endif
 
 /* Sizes (limbs) from which one Karatsuba level beats the schoolbook rows;
- * measured on AMD Zen 4. Above CRISP_KARATSUBA_MAX the schoolbook runs, so
+ * measured on AMD Zen 5 (Turin) with the ADX rows (the MULQ files set their
+ * own square threshold). Above CRISP_KARATSUBA_MAX the schoolbook runs, so
  * the scratch space stays a fixed stack array. */
 #ifndef CRISP_KARATSUBA_MUL_MIN
 #define CRISP_KARATSUBA_MUL_MIN 32
 #endif
 #ifndef CRISP_KARATSUBA_SQR_MIN
-#define CRISP_KARATSUBA_SQR_MIN 32
+#define CRISP_KARATSUBA_SQR_MIN 48
 #endif
 #define CRISP_KARATSUBA_MAX 256
 /* Scratch one Karatsuba call of size n needs, its recursion included:
  * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
 #define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
 
-static inline unsigned char crisp_bn_add_n(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
-                                           unsigned char carry) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned long long s;
-    carry = _addcarry_u64(carry, x[i], y[i], &s);
-    z[i] = s;
-  }
-  return carry;
-}
-
-static inline unsigned char crisp_bn_sub_n(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
-                                           unsigned char borrow) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned long long s;
-    borrow = _subborrow_u64(borrow, x[i], y[i], &s);
-    z[i] = s;
-  }
-  return borrow;
-}
-
-/* z[0..n) += carry, carried through every limb (no early exit). */
-static inline unsigned char crisp_bn_add_carry(crisp_limb *z, size_t n, unsigned char carry) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned long long s;
-    carry = _addcarry_u64(carry, z[i], 0, &s);
-    z[i] = s;
-  }
-  return carry;
-}
-
 /* Schoolbook: one multiply row, then one multiply-add row per limb of y. */
 static inline void crisp_bn_mul_basecase(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                          size_t yn) {
+#ifdef CRISP_ROW_MUL_BASECASE
+  CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+#else
   z[xn] = CRISP_ROW_MUL(z, x, xn, y[0], 0);
   for (size_t j = 1; j < yn; j++) z[xn + j] = CRISP_ROW_ADDMUL(z + j, x, xn, y[j], 0);
+#endif
 }
 
-/* Cross products x[i] * x[j], i < j, each once, then all of them doubled
- * and the squares x[i]^2 added on the diagonal. */
-static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
-  z[0] = 0;
-  z[2 * n - 1] = 0;
-  if (n > 1) {
-    z[n] = CRISP_ROW_MUL(z + 1, x + 1, n - 1, x[0], 0);
-    for (size_t i = 1; i + 1 < n; i++) z[n + i] = CRISP_ROW_ADDMUL(z + 2 * i + 1, x + i + 1, n - 1 - i, x[i], 0);
-  }
+/* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
+ * flavour (the ADX rows have their own). */
+static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, size_t n) {
   crisp_limb shifted_out = 0;
   unsigned char carry = 0;
   for (size_t i = 0; i < n; i++) {
@@ -91,6 +62,25 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
     z[2 * i + 1] = s;
   }
 }
+#ifndef CRISP_ROW_SQR_DIAGONAL
+#define CRISP_ROW_SQR_DIAGONAL crisp_row_sqr_diagonal_c
+#endif
+
+/* Cross products x[i] * x[j], i < j, each once, then all of them doubled
+ * and the squares x[i]^2 added on the diagonal. */
+static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
+  z[0] = 0;
+  z[2 * n - 1] = 0;
+  if (n > 1) {
+    z[n] = CRISP_ROW_MUL(z + 1, x + 1, n - 1, x[0], 0);
+#ifdef CRISP_ROW_SQR_TRIANGLE
+    CRISP_ROW_SQR_TRIANGLE(z, x, n);
+#else
+    for (size_t i = 1; i + 1 < n; i++) z[n + i] = CRISP_ROW_ADDMUL(z + 2 * i + 1, x + i + 1, n - 1 - i, x[i], 0);
+#endif
+  }
+  CRISP_ROW_SQR_DIAGONAL(z, x, n);
+}
 
 /* d[0..hn) = |a[0..hn) - b[0..ln)| (ln <= hn); returns 1 when a < b. The
  * negation is a masked complement plus the borrow: no branch on values. */
@@ -103,12 +93,8 @@ static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, s
     d[i] = s;
   }
   crisp_limb mask = (crisp_limb)0 - borrow;
-  unsigned char carry = borrow;
-  for (size_t i = 0; i < hn; i++) {
-    unsigned long long s;
-    carry = _addcarry_u64(carry, d[i] ^ mask, 0, &s);
-    d[i] = s;
-  }
+  for (size_t i = 0; i < hn; i++) d[i] ^= mask;
+  crisp_bn_add_carry(d, hn, (unsigned char)borrow);
   return borrow;
 }
 
@@ -146,23 +132,26 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_mul_equal(z + 2 * low, x + low, y + low, high, deeper, square);
   crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
 
-  /* middle = z0 + z2, 2*high + 1 limbs. */
-  unsigned char carry = crisp_bn_add_n(middle, z + 2 * low, z, 2 * low, 0);
-  for (size_t i = 2 * low; i < 2 * high; i++) {
-    unsigned long long s;
-    carry = _addcarry_u64(carry, z[2 * low + i], 0, &s);
-    middle[i] = s;
-  }
-  middle[2 * high] = carry;
-
   const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
-  carry = (unsigned char)(subtract & 1);
-  for (size_t i = 0; i < 2 * high; i++) {
-    unsigned long long s;
-    carry = _addcarry_u64(carry, middle[i], product[i] ^ subtract, &s);
-    middle[i] = s;
+  for (size_t i = 0; i < 2 * high; i++) product[i] ^= subtract;
+  unsigned char carry;
+#ifdef CRISP_ROW_ADD3
+  if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */
+    middle[2 * high] = CRISP_ROW_ADD3(middle, z, z + 2 * low, product, 2 * high, subtract & 1) + subtract;
+  } else
+#endif
+  {
+    /* middle = z0 + z2, 2*high + 1 limbs, then +- product */
+    carry = crisp_bn_add_n(middle, z + 2 * low, z, 2 * low, 0);
+    for (size_t i = 2 * low; i < 2 * high; i++) {
+      unsigned long long s;
+      carry = _addcarry_u64(carry, z[2 * low + i], 0, &s);
+      middle[i] = s;
+    }
+    middle[2 * high] = carry;
+    carry = crisp_bn_add_n(middle, middle, product, 2 * high, (unsigned char)(subtract & 1));
+    middle[2 * high] += subtract + carry;
   }
-  middle[2 * high] += subtract + carry;
 
   carry = crisp_bn_add_n(z + low, z + low, middle, 2 * high + 1, 0);
   crisp_bn_add_carry(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);

@@ -13,14 +13,19 @@
  * The standalone calls honour crisp's R = 2^(64n) by shifting b left by
  * 52k - 64n bits while converting it, so a b 2^(-52k) becomes
  * a b 2^(-64n); crisp_bn_mod_exp_avx512ifma stays in radix 2^52 throughout.
- * Measured on AMD Zen 4 (EPYC): mont_mul per call (conversions included)
- * 2048-bit 1650, 3072-bit 2900, 4096-bit 4500-5200 TSC ticks against 2116-2700,
- * 4313-5555, 10300-11150 for the MULX/ADX kernel; at 1024 and 1536 bits the
- * standalone calls go to the MULX/ADX kernel (750 vs 577, 1171 vs 1180). */
+ * Conversions run eight digits (or limbs) per 512-bit vector with permutes
+ * and variable shifts.
+ * Measured on AMD Zen 5 (Turin, virtualised), best of 60 interleaved runs:
+ * mont_mul per call (conversions included) 1536-bit 872, 2048-bit 1040,
+ * 3072-bit 1844, 4096-bit 3406 TSC ticks against 1147, 1904, 4002, 6712 for
+ * the MULX/ADX kernel and 1114, 1998, 4426, 7871 for OpenSSL 3.0
+ * BN_mod_mul_montgomery (2048-bit: 1.9x; the AMM alone is 708 of the 1040);
+ * at 1024 bits the standalone calls go to the MULX/ADX kernel (595 vs 547). */
 #include <immintrin.h>
 #include <string.h>
 
 #include "x86/bn_avx512ifma.h"
+#include "x86/bn_rows_x86_64.h"
 #include "x86/bn_x86_64.h"
 
 #define LANES 4
@@ -111,39 +116,114 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
   }
 }
 
-void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
+static void from64_scalar(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
+  /* digit j holds bits [52j - shift, 52j - shift + 52) of x: two limbs
+   * read as one 128-bit word and shifted; positions depend on j, shift and
+   * n only */
   for (size_t j = 0; j < k; j++) {
-    /* digit j holds bits [52j - shift, 52j - shift + 52) of x */
     const long first = (long)(CRISP_BN52_BITS * j) - (long)shift;
-    uint64_t digit = 0;
-    for (long bit = first < 0 ? 0 : first; bit < first + CRISP_BN52_BITS && bit < (long)(64 * n);) {
-      const size_t limb = (size_t)bit / 64;
-      const unsigned offset = (unsigned)bit % 64;
-      const unsigned taken = 64 - offset;
-      digit |= (x[limb] >> offset) << (bit - first);
-      bit += taken;
+    uint64_t digit;
+    if (first < 0) {
+      digit = first > -64 ? x[0] << (unsigned)-first : 0; /* 4096 bits: shift 64 */
+    } else {
+      const size_t limb = (size_t)first / 64;
+      const unsigned offset = (unsigned)first % 64;
+      const uint64_t low = limb < n ? x[limb] : 0, high = limb + 1 < n ? x[limb + 1] : 0;
+      digit = (uint64_t)((((unsigned __int128)high << 64) | low) >> offset);
     }
     out[j] = digit & CRISP_BN52_MASK;
   }
 }
 
+/* Zero limbs in front of x in from64's buffer: shifts up to 64 * PAD bits
+ * (the sizes crisp_bn52_limbs knows need at most 128) start at bit >= 0. */
+#define FROM64_PAD 3
+#define FROM64_BUFFER (FROM64_PAD + CRISP_BN52_MAX_LIMBS + 32)
+
+void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
+  if (k > CRISP_BN52_MAX_LIMBS || n > CRISP_BN52_MAX_LIMBS || shift > 64 * FROM64_PAD) {
+    from64_scalar(out, k, x, n, shift);
+    return;
+  }
+  /* Eight digits per 512-bit vector: digit j is bits [52j - shift, +52) of
+   * x, i.e. two neighbouring limbs of a zero-padded copy picked by
+   * permutes and shifted by variable shifts (VPSLLVQ by 64 gives 0). The
+   * permute indices and shifts depend on j, shift and n only. */
+  uint64_t buffer[FROM64_BUFFER] __attribute__((aligned(64)));
+  memset(buffer, 0, sizeof buffer);
+  memcpy(buffer + FROM64_PAD, x, n * sizeof(crisp_limb));
+  const __m512i step = _mm512_setr_epi64(0, 52, 104, 156, 208, 260, 312, 364);
+  const __m512i digit_mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
+  const __m512i low_bits = _mm512_set1_epi64(63), one = _mm512_set1_epi64(1), limb_bits = _mm512_set1_epi64(64);
+  for (size_t g = 0; g < k; g += 8) {
+    const uint64_t start = CRISP_BN52_BITS * g + 64 * FROM64_PAD - shift; /* bit of buffer */
+    const size_t base = (size_t)(start / 64);
+    const __m512i position = _mm512_add_epi64(_mm512_set1_epi64((long long)(start % 64)), step);
+    const __m512i index = _mm512_srli_epi64(position, 6), offset = _mm512_and_si512(position, low_bits);
+    const __m512i first = _mm512_loadu_si512(buffer + base), second = _mm512_loadu_si512(buffer + base + 8);
+    const __m512i low = _mm512_permutex2var_epi64(first, index, second);
+    const __m512i high = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
+    const __m512i digits = _mm512_and_si512(
+        _mm512_or_si512(_mm512_srlv_epi64(low, offset), _mm512_sllv_epi64(high, _mm512_sub_epi64(limb_bits, offset))),
+        digit_mask);
+    const size_t count = k - g < 8 ? k - g : 8;
+    _mm512_mask_storeu_epi64(out + g, (__mmask8)((1u << count) - 1), digits);
+  }
+}
+
 void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n) {
-  crisp_limb value[CRISP_BN_MONT_MAX_LIMBS + 1];
-  memset(value, 0, (n + 1) * sizeof(crisp_limb));
-  for (size_t j = 0; j < k; j++) {
-    const size_t bit = CRISP_BN52_BITS * j, limb = bit / 64;
-    const unsigned offset = bit % 64;
-    if (limb <= n) value[limb] |= t[j] << offset;
-    if (offset > 64 - CRISP_BN52_BITS && limb + 1 <= n) value[limb + 1] |= t[j] >> (64 - offset);
+  crisp_limb value[CRISP_BN_MONT_MAX_LIMBS + 8] __attribute__((aligned(64)));
+  if (k <= CRISP_BN52_MAX_LIMBS && n <= CRISP_BN52_MAX_LIMBS) {
+    /* Eight 64-bit limbs per vector: limb i starts at bit 64i, inside digit
+     * j = 64i / 52 at offset 64i - 52j, and takes bits from digits j, j + 1
+     * and j + 2 (digits are normalised below 2^52, so OR is exact). Digits
+     * come from a zero-padded copy through permutes; everything depends on
+     * i, k and n only. */
+    uint64_t digits[CRISP_BN52_MAX_LIMBS + 48] __attribute__((aligned(64))); /* base + 16 <= 114 */
+    memset(digits, 0, sizeof digits);
+    memcpy(digits, t, k * sizeof(uint64_t));
+    const __m512i step = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
+    const __m512i digit_bits = _mm512_set1_epi64(CRISP_BN52_BITS), one = _mm512_set1_epi64(1);
+    /* floor(p / 52) = (p * 1261) >> 16 for 0 <= p < 52 + 448 */
+    const __m512i reciprocal = _mm512_set1_epi64(1261);
+    for (size_t i = 0; i <= n; i += 8) {
+      const size_t start = 64 * i, base = start / CRISP_BN52_BITS;
+      const __m512i position = _mm512_add_epi64(_mm512_set1_epi64((long long)(start - CRISP_BN52_BITS * base)), step);
+      const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(position, reciprocal), 16);
+      const __m512i offset = _mm512_sub_epi64(position, _mm512_mul_epu32(index, digit_bits));
+      const __m512i first = _mm512_loadu_si512(digits + base), second = _mm512_loadu_si512(digits + base + 8);
+      const __m512i d0 = _mm512_permutex2var_epi64(first, index, second);
+      const __m512i d1 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
+      const __m512i d2 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, _mm512_add_epi64(one, one)), second);
+      const __m512i limbs = _mm512_or_si512(
+          _mm512_srlv_epi64(d0, offset),
+          _mm512_or_si512(_mm512_sllv_epi64(d1, _mm512_sub_epi64(digit_bits, offset)),
+                          _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
+      _mm512_store_si512(value + i, limbs);
+    }
+  } else {
+    /* gather the 52-bit digits into a 128-bit window, emitting 64 bits at a
+     * time (the window's fill level depends on j only) */
+    unsigned __int128 window = 0;
+    unsigned filled = 0;
+    size_t limb = 0;
+    for (size_t j = 0; j < k && limb <= n; j++) {
+      window |= (unsigned __int128)t[j] << filled;
+      filled += CRISP_BN52_BITS;
+      if (filled >= 64) {
+        value[limb++] = (crisp_limb)window;
+        window >>= 64;
+        filled -= 64;
+      }
+    }
+    for (; limb <= n; limb++) {
+      value[limb] = (crisp_limb)window;
+      window >>= 64;
+    }
   }
   /* t < 2m: subtract m when value[n] (the bit above 64n) is set or no borrow */
   crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  unsigned char borrow = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned long long s;
-    borrow = _subborrow_u64(borrow, value[i], m[i], &s);
-    difference[i] = s;
-  }
+  const unsigned char borrow = crisp_bn_sub_n(difference, value, m, n, 0);
   const crisp_limb keep_difference = (crisp_limb)0 - ((value[n] & 1) | (crisp_limb)(borrow ^ 1));
   for (size_t i = 0; i < n; i++) r[i] = (difference[i] & keep_difference) | (value[i] & ~keep_difference);
 }
@@ -161,11 +241,11 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_to64_reduced(r, a52, k, m, n);
 }
 
-/* Sizes where one converted IFMA call beats the MULX/ADX kernel (measured:
- * at 1024 bits the conversions cost more than the vectors save, at 1536
- * bits they tie, from 2048 bits up IFMA wins). mod_exp converts only once,
- * so it uses every size crisp_bn52_limbs knows. */
-static int ifma_wins_per_call(size_t n) { return n >= 32 && crisp_bn52_limbs(n) != 0; }
+/* Sizes where one converted IFMA call beats the MULX/ADX kernel (measured
+ * on Zen 5: at 1024 bits the conversions cost more than the vectors save,
+ * 595 vs 547 TSC ticks; from 1536 bits up IFMA wins, 872 vs 1147). mod_exp
+ * converts only once, so it uses every size crisp_bn52_limbs knows. */
+static int ifma_wins_per_call(size_t n) { return n >= 24 && crisp_bn52_limbs(n) != 0; }
 
 void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv) {

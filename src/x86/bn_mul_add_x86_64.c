@@ -3,6 +3,8 @@
  * Measured on AMD Zen 4 (EPYC): 1.4-1.8 TSC ticks per limb from 16 limbs. */
 #define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
 #define CRISP_ROW_MUL crisp_row_mul_mulq
+/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
+#define CRISP_KARATSUBA_SQR_MIN 32
 #include "x86/bn_algorithms_x86_64.h"
 #include "x86/bn_x86_64.h"
 

@@ -3,10 +3,12 @@
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for
  * 512- to 16384-bit operands.
- * Measured on AMD Zen 4 (EPYC): 1024-bit 365, 2048-bit 1350, 4096-bit
- * 4632 TSC ticks (the MULX/ADX kernel: 243, 1022, 3596). */
+ * Measured on AMD Zen 5 (Turin, virtualised): 1024-bit 382, 2048-bit 1295,
+ * 4096-bit 4100 TSC ticks (the MULX/ADX kernel: 241, 863, 2763). */
 #define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
 #define CRISP_ROW_MUL crisp_row_mul_mulq
+/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
+#define CRISP_KARATSUBA_SQR_MIN 32
 #include "x86/bn_algorithms_x86_64.h"
 #include "x86/bn_x86_64.h"
 
