@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scripts/test.sh - the full crisp test suite, the one command CI runs.
 #
-#   bash scripts/test.sh            every stage: native, emulated x86 CPUs,
-#                                   arm64 under qemu, symbols, install
+#   bash scripts/test.sh            every stage: native, symbols, install,
+#                                   hardening (scripts/hardening.sh: sanitizers,
+#                                   valgrind, constant time, tsan, environment
+#                                   sweep, fuzzing), emulated x86 CPUs, arm64
 #   bash scripts/test.sh --quick    native stages only (no qemu, no arm64)
 #   bash scripts/test.sh --list     the stage names, in order
 #   bash scripts/test.sh STAGE...   only these stages (after the native build)
@@ -18,6 +20,8 @@
 #   CRISP_SKIP_SETUP=1  do not run scripts/setup.sh
 #   CRISP_TEST_SCALE    multiplies the tests' random trials (default 1); the
 #                       emulated stages use 0.25 unless it is set
+#   CRISP_FUZZ_TIME     seconds per fuzz harness (default 15)
+#   CRISP_HARDENING_LONG=1  full-size trials under valgrind, crisp command too
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -79,6 +83,8 @@ expect_output() {
 
 native_stages=(build native dispatch-cli symbols install)
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
+# sanitize valgrind constant-time tsan env-sweep fuzz (full run only)
+source "$root/scripts/hardening.sh"
 
 describe_stage() {
   case "$1" in
@@ -93,7 +99,7 @@ describe_stage() {
     arm64-build) echo "arm64 cross build ($arm64_dir)" ;;
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
     arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
-    *) echo "$1" ;;
+    *) describe_hardening_stage "$1" ;;
   esac
 }
 
@@ -169,6 +175,14 @@ stage_symbols() {
     printf '%s\n' "$unexpected" | head -20 >&2
     return 1
   fi
+  # The static library cannot hide its internal globals; they keep the
+  # crisp_ prefix so they cannot collide with a program's own names.
+  unexpected=$(nm -g --defined-only "$native_dir/libcrisp.a" 2>/dev/null | awk 'NF == 3 && $3 !~ /^crisp_/')
+  if [ -n "$unexpected" ]; then
+    echo "libcrisp.a defines globals outside crisp_*:" >&2
+    printf '%s\n' "$unexpected" | head -20 >&2
+    return 1
+  fi
   soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
   echo "    SONAME $soname"
   [ "$soname" = libcrisp.so.0 ]
@@ -217,7 +231,10 @@ stage_install() {
   echo "    client, shared library:"
   cc -std=c11 -Wall -Wextra -Werror -o "$dest/client" test/install/client.c \
     $("${pkg[@]}" --cflags --libs crisp) $peers
-  LD_LIBRARY_PATH=$libdir ldd "$dest/client" | grep -q "libcrisp.so.0 => $libdir/" || {
+  # (captured first: grep -q quitting early would SIGPIPE ldd under pipefail)
+  local libraries
+  libraries=$(LD_LIBRARY_PATH=$libdir ldd "$dest/client")
+  grep -q "libcrisp.so.0 => $libdir/" <<<"$libraries" || {
     echo "client does not load the installed libcrisp.so.0" >&2
     return 1
   }
@@ -307,7 +324,8 @@ stage_dispatch-emulated() {
     echo "exit $status, expected 2" >&2
     return 1
   }
-  grep -v '^qemu-x86_64:' "$native_dir/stderr.txt" | grep -q 'avx512' || {
+  grep -v '^qemu-x86_64:' "$native_dir/stderr.txt" >"$native_dir/stderr-crisp.txt" || true
+  grep -q 'avx512' "$native_dir/stderr-crisp.txt" || {
     echo "no stderr line naming the missing AVX-512 feature" >&2
     return 1
   }
@@ -321,7 +339,7 @@ stage_arm64-build() {
 
 # The cross file's exe_wrapper runs each test program under qemu-aarch64;
 # QEMU_CPU picks the emulated CPU without a second wrapper.
-arm64_wrapper="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+arm64_wrapper="qemu-aarch64" # the cross file explains why there is no -L
 
 stage_arm64() {
   run_emulated_suite "$arm64_dir" "" "$arm64_wrapper"
@@ -347,13 +365,13 @@ for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --list)
-      for stage in "${native_stages[@]}" "${emulated_stages[@]}"; do
+      for stage in "${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}"; do
         printf '%-18s %s\n' "$stage" "$(describe_stage "$stage")"
       done
       exit 0
       ;;
     -h | --help)
-      sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     -*)
@@ -384,7 +402,7 @@ if [ "${#selected[@]}" -gt 0 ]; then
 elif [ "$quick" -eq 1 ]; then
   stages=("${native_stages[@]}")
 else
-  stages=("${native_stages[@]}" "${emulated_stages[@]}")
+  stages=("${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}")
 fi
 
 if [ "${CRISP_SKIP_SETUP:-0}" != 1 ]; then

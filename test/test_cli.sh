@@ -6,8 +6,10 @@
 # info, and usage errors.
 # Usage: test_cli.sh PATH-TO-CRISP. CRISP_TEST_WRAPPER (e.g. "qemu-x86_64
 # -cpu Haswell") runs crisp through an emulator; stderr is never compared,
-# so qemu's warning lines do not matter.
+# so qemu's warning lines do not matter. In a cross build meson's own
+# MESON_EXE_WRAPPER (qemu-aarch64) is the default.
 set -u
+CRISP_TEST_WRAPPER=${CRISP_TEST_WRAPPER:-${MESON_EXE_WRAPPER:-}}
 crisp_binary=$(realpath "${1:?usage: test_cli.sh PATH-TO-CRISP}")
 reference=/usr/bin/md5sum
 failures=0

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -281,23 +280,11 @@ static void run_child(const scenario *s) {
   _exit(child_failures ? 1 : 0);
 }
 
-/* fork(), except on arm64: there glibc's fork() child spins forever under
- * qemu-aarch64 7.2 (Debian 12) with a dynamically linked guest, while the
- * bare clone system call works. This process has one thread and no atfork
- * handlers, so the bare call is enough. */
-static pid_t fork_child(void) {
-#if defined(__aarch64__) && defined(SYS_clone)
-  return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-#else
-  return fork();
-#endif
-}
-
 /* Runs s in a child; returns its exit code. */
 static int run_scenario(const scenario *s) {
   fflush(stdout);
   fflush(stderr);
-  const pid_t pid = fork_child();
+  const pid_t pid = fork();
   assert_true(pid >= 0);
   if (pid == 0) run_child(s);
   int status = 0;

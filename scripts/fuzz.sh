@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh - builds the libFuzzer harnesses (clang, ASan + UBSan) and
+# runs each for a bounded time, starting from the seeds in fuzz/corpus/.
+#
+#   bash scripts/fuzz.sh                      every harness, 15 s each
+#   bash scripts/fuzz.sh --time 3600 bn_mul   one harness for an hour
+#   bash scripts/fuzz.sh --list               harness names
+#
+# New inputs go to a scratch corpus (BUILD/fuzz-corpus/NAME), never into the
+# repository; a failing input is saved as BUILD/fuzz-artifacts/crash-* and
+# replays with `BUILD/fuzz/fuzz_NAME FILE`. Exit status non-zero when any
+# harness found a failure.
+#
+# Environment: CRISP_FUZZ_BUILD (default: build-fuzz in the repository, or
+# $CRISP_BUILD_PREFIX-fuzz), CRISP_FUZZ_JOBS (parallel harnesses, default 1).
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+harnesses=(md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr bn_mod_exp)
+seconds=15
+selected=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) seconds=${2:?--time needs seconds}; shift ;;
+    --list) printf '%s\n' "${harnesses[@]}"; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+    *)
+      [[ " ${harnesses[*]} " == *" $1 "* ]] || { echo "fuzz.sh: unknown harness '$1' (try --list)" >&2; exit 2; }
+      selected+=("$1")
+      ;;
+  esac
+  shift
+done
+[ "${#selected[@]}" -gt 0 ] || selected=("${harnesses[@]}")
+
+build=${CRISP_FUZZ_BUILD:-${CRISP_BUILD_PREFIX:+$CRISP_BUILD_PREFIX-fuzz}}
+build=${build:-$root/build-fuzz}
+if [ ! -f "$build/build.ninja" ]; then
+  rm -rf "$build"
+  CC=clang meson setup "$build" "$root" -Dfuzzers=true -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dtests=false -Dtools=false >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
+fi
+meson compile -C "$build" $(printf 'fuzz/fuzz_%s ' "${selected[@]}") >/dev/null || exit 1
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$build/fuzz-artifacts"
+status=0
+run_one() {
+  local harness=$1 corpus=$build/fuzz-corpus/$1 log=$build/fuzz-$1.log
+  mkdir -p "$corpus"
+  if "$build/fuzz/fuzz_$harness" -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-artifacts/$harness-" "$corpus" "$root/fuzz/corpus/$harness" >"$log" 2>&1; then
+    printf '  %-12s ok     %s\n' "$harness" "$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)"
+  else
+    printf '  %-12s FAILED (log %s)\n' "$harness" "$log"
+    grep -E 'fuzz check failed|ERROR|SUMMARY|Test unit written' "$log" | head -10 | sed 's/^/      /'
+    return 1
+  fi
+}
+jobs=${CRISP_FUZZ_JOBS:-1}
+pids=()
+for harness in "${selected[@]}"; do
+  run_one "$harness" &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$jobs" ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+exit "$status"

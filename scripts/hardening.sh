@@ -1,0 +1,216 @@
+# scripts/hardening.sh - the hardening stages of scripts/test.sh (sourced by
+# it, not run alone): sanitizers, valgrind memcheck, constant-time checks,
+# ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short
+# libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
+# run_meson_test, list_tests, crisp_tool) and build directories next to the
+# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz.
+#
+# Longer runs (see README "Hardening"):
+#   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
+#   CRISP_HARDENING_LONG=1 bash scripts/test.sh valgrind sanitize
+#       full-size random trials under valgrind, and the crisp command too
+
+hardening_stages=(sanitize valgrind constant-time tsan env-sweep fuzz)
+
+describe_hardening_stage() {
+  case "$1" in
+    sanitize) echo "meson test built with -fsanitize=address,undefined -fno-sanitize-recover=all" ;;
+    valgrind) echo "meson test under valgrind memcheck (CRYPTO_FORCE=avx2: valgrind has no AVX-512)" ;;
+    constant-time) echo "Poly1305 and Montgomery / mod_exp with secrets marked undefined for memcheck" ;;
+    tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
+    env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
+    fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-15} s against generic" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+hardening_long=${CRISP_HARDENING_LONG:-0}
+
+stage_sanitize() {
+  local dir=$build_prefix-asan
+  configure "$dir" -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all >"$dir.setup.log" ||
+    { cat "$dir.setup.log"; return 1; }
+  meson compile -C "$dir" >"$dir.compile.log" || {
+    tail -30 "$dir.compile.log"
+    return 1
+  }
+  # Leaks count as failures too (LeakSanitizer runs at exit).
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_meson_test "$dir" -t 4
+}
+
+valgrind_command="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+--show-leak-kinds=definite,indirect --quiet"
+
+# valgrind 3.19 cannot execute AVX-512 (its virtual CPU reports a Haswell
+# with AVX2 and BMI2, without AVX-512 or ADX): CRYPTO_FORCE=avx2 caps the
+# dispatched kernels and CRISP_TEST_MAX_LEVEL=avx2 makes the tests' loop
+# over implementations (test/common.h) skip anything above it. The script
+# tests (the crisp command, and the constant-time tests, which run valgrind
+# themselves) are left to the constant-time stage and to long runs.
+stage_valgrind() {
+  local binaries
+  binaries=$(list_tests "$native_dir" binary)
+  echo "    memcheck on: $(echo $binaries)"
+  CRYPTO_FORCE=avx2 CRISP_TEST_MAX_LEVEL=avx2 CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$([ "$hardening_long" = 1 ] && echo 1 || echo 0.25)} \
+    run_meson_test "$native_dir" -t 10 --wrapper "$valgrind_command" $binaries
+  if [ "$hardening_long" = 1 ]; then
+    echo "    memcheck on the crisp command (test_cli.sh):"
+    CRYPTO_FORCE=avx2 CRISP_TEST_WRAPPER="$valgrind_command" run_meson_test "$native_dir" -t 10 cli
+  fi
+}
+
+# bn-ct and poly1305-ct run valgrind on themselves; the native stage runs
+# them too, this stage fails when they were not built (no valgrind or no
+# valgrind/memcheck.h) and shows which implementations each checked.
+stage_constant-time() {
+  local tests
+  tests=$(meson introspect "$native_dir" --tests | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))')
+  for name in bn-ct poly1305-ct; do
+    [[ " $tests " == *" $name "* ]] || {
+      echo "$name is not built: valgrind and valgrind/memcheck.h are needed" >&2
+      return 1
+    }
+  done
+  local status=0
+  run_meson_test "$native_dir" -v bn-ct poly1305-ct >"$native_dir/ct.log" 2>&1 || status=$?
+  grep -E '^ *[0-9]+/|^# poly1305|skipped|FAIL|Uninitialised|Conditional|depends on' "$native_dir/ct.log" | grep -v RUNNING |
+    sort -u | sed 's/^/    /'
+  return "$status"
+}
+
+stage_tsan() {
+  local dir=$build_prefix-tsan
+  configure "$dir" -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled >"$dir.setup.log" ||
+    { cat "$dir.setup.log"; return 1; }
+  meson compile -C "$dir" test/test_threads >"$dir.compile.log" || {
+    tail -30 "$dir.compile.log"
+    return 1
+  }
+  # Several runs: each first use interleaves differently.
+  TSAN_OPTIONS=halt_on_error=1:exitcode=66 run_meson_test "$dir" --repeat 5 threads
+}
+
+# ---- environment sweep ------------------------------------------------------
+
+# The suites rerun under each environment: quick ones, at a quarter of the
+# random trials (the point is the environment, not the trials).
+sweep_suites=(md5 poly1305 api misuse dispatch bn bn-portable threads)
+
+# level rank of an implementation name ("x86_64-adx" -> rank of x86_64).
+level_rank() {
+  local level=${1%%-*} i=0
+  for name in $sweep_levels; do
+    [ "$name" = "$level" ] && {
+      echo "$i"
+      return
+    }
+    i=$((i + 1))
+  done
+  echo 99
+}
+
+# sweep_case LABEL EXPECTED_LINES CHECK [VAR=VALUE...]: crisp info under the
+# environment prints EXPECTED_LINES "crisp: " lines (exit 2 when one, 0 when
+# none; "level" accepts either, for a level this CPU may lack), CHECK (a
+# function name, or -) accepts its kernel lines, then the suites pass.
+sweep_case() {
+  local label=$1 expected=$2 check=$3 status=0 stderr stdout lines
+  shift 3
+  stdout=$(env "$@" "$(crisp_tool)" info 2>"$native_dir/sweep.stderr") || status=$?
+  stderr=$(cat "$native_dir/sweep.stderr")
+  lines=$(grep -c '^crisp: ' <<<"$stderr" || true)
+  if [ "$expected" = level ]; then
+    if [ "$lines" -eq 1 ] && [ "$status" -eq 2 ] && grep -q 'lacks' <<<"$stderr"; then
+      expected=1
+    else
+      expected=0
+    fi
+  fi
+  local want_status=0
+  [ "$expected" -eq 0 ] || want_status=2
+  if [ "$lines" -ne "$expected" ] || [ "$status" -ne "$want_status" ]; then
+    echo "  $label: crisp info exit $status with $lines 'crisp: ' lines, expected $want_status and $expected" >&2
+    printf '%s\n' "$stderr" | head -5 | cut -c1-200 >&2
+    return 1
+  fi
+  if [ "$check" != - ] && ! "$check" "$stdout"; then
+    echo "  $label: unexpected selection:" >&2
+    printf '%s\n' "$stdout" | sed 's/^/      /' >&2
+    return 1
+  fi
+  local start=$SECONDS
+  if ! env "$@" CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-0.25} meson test -C "$native_dir" --no-rebuild \
+    "${sweep_suites[@]}" >"$native_dir/sweep.log" 2>&1; then
+    echo "  $label: suites FAILED" >&2
+    grep -E '^ *[0-9]+/' "$native_dir/sweep.log" >&2
+    return 1
+  fi
+  printf '    %-44s ok (%s s)%s\n' "$label" "$((SECONDS - start))" \
+    "$([ "$expected" -eq 1 ] && echo ", stderr: $(head -1 <<<"$stderr" | cut -c1-70)...")"
+}
+
+# Every kernel at or below the forced level.
+sweep_at_most() {
+  local kernel impl
+  while read -r kernel impl; do
+    [[ " ${kernels[*]} " == *" ${kernel%:} "* ]] || continue
+    [ "$(level_rank "$impl")" -le "$(level_rank "$sweep_cap")" ] || return 1
+  done <<<"$1"
+}
+
+# The switched-off kernels run generic.
+sweep_generic() {
+  local kernel
+  for kernel in $sweep_generic_kernels; do
+    grep -qx "$kernel: generic" <<<"$1" || return 1
+  done
+}
+
+stage_env-sweep() {
+  sweep_levels=$("$(crisp_tool)" info 2>/dev/null | sed -n 's/^levels: //p')
+  [ -n "$sweep_levels" ] || {
+    echo "crisp info shows no levels line" >&2
+    return 1
+  }
+  local failed=0 level
+  echo "    suites: ${sweep_suites[*]}"
+  for level in $sweep_levels; do
+    sweep_cap=$level
+    sweep_case "CRYPTO_FORCE=$level" level sweep_at_most CRYPTO_FORCE="$level" || failed=1
+  done
+  local switches=(
+    "UseMD5Intrinsics:md5 md5_many" "UsePoly1305Intrinsics:poly1305" "UseMultiplyToLenIntrinsic:bn_mul"
+    "UseSquareToLenIntrinsic:bn_sqr" "UseMulAddIntrinsic:bn_mul_add"
+    "UseMontgomeryMultiplyIntrinsic:bn_mont_mul" "UseMontgomerySquareIntrinsic:bn_mont_sqr")
+  local entry all=""
+  for entry in "${switches[@]}"; do
+    sweep_generic_kernels=${entry#*:}
+    sweep_case "CRYPTO_OPTIONS=-${entry%%:*}" 0 sweep_generic CRYPTO_OPTIONS="-${entry%%:*}" || failed=1
+    all="$all,-${entry%%:*}"
+  done
+  sweep_generic_kernels="${kernels[*]}"
+  sweep_case "CRYPTO_OPTIONS=every switch off" 0 sweep_generic CRYPTO_OPTIONS="${all#,}" || failed=1
+  sweep_case "CRYPTO_OPTIONS=+UseMD5Intrinsics" 0 - CRYPTO_OPTIONS=+UseMD5Intrinsics || failed=1
+  local long
+  long=$(printf 'x%.0s' $(seq 1 5000))
+  sweep_case "CRYPTO_FORCE= (empty)" 1 - CRYPTO_FORCE= || failed=1
+  sweep_case "CRYPTO_FORCE=<5000 x>" 1 - CRYPTO_FORCE="$long" || failed=1
+  sweep_case "CRYPTO_FORCE=<non-ASCII>" 1 - CRYPTO_FORCE=$'\xff\xfe\xc3\xa9\x1b[2J' || failed=1
+  sweep_case "CRYPTO_OPTIONS= (empty)" 0 - CRYPTO_OPTIONS= || failed=1
+  sweep_case "CRYPTO_OPTIONS=<5000 x>" 1 - CRYPTO_OPTIONS="$long" || failed=1
+  sweep_case "CRYPTO_OPTIONS=<non-ASCII>" 1 - CRYPTO_OPTIONS=$'-Use\xc3\xa9\xff\x1b[2J' || failed=1
+  rm -f "$native_dir/sweep.stderr" "$native_dir/sweep.log"
+  return "$failed"
+}
+
+stage_fuzz() {
+  command -v clang >/dev/null || {
+    echo "clang is needed for the libFuzzer harnesses" >&2
+    return 1
+  }
+  CRISP_FUZZ_BUILD=$build_prefix-fuzz CRISP_FUZZ_JOBS=${CRISP_FUZZ_JOBS:-2} \
+    bash "$root/scripts/fuzz.sh" --time "${CRISP_FUZZ_TIME:-15}"
+}
