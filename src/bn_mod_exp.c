@@ -7,30 +7,13 @@
 #include <stdlib.h>
 
 #include "bn_internal.h"
+#include "bn_window.h"
 #include "crisp/bn.h"
 #include "dispatch/select.h"
 #include "util.h"
 
 #define LIMB_BYTES sizeof(crisp_limb)
 #define LIMB_BITS 64
-
-/* Window width from the exponent's length alone: the table costs 2^w
- * multiplies to build and 2^w * n limb reads per window, a window saves
- * about bits/w multiplies; these are the widths where that balances. */
-static unsigned window_bits(size_t exponent_bits) {
-  if (exponent_bits <= 64) return 3;
-  if (exponent_bits <= 512) return 4;
-  return 5;
-}
-
-/* The w-bit window of exp starting at bit position (public), as data. */
-static crisp_limb window_at(const crisp_limb *exp, size_t en, size_t position, unsigned w) {
-  const size_t limb = position / LIMB_BITS;
-  const unsigned shift = (unsigned)(position % LIMB_BITS);
-  crisp_limb value = exp[limb] >> shift;
-  if (shift + w > LIMB_BITS && limb + 1 < en) value |= exp[limb + 1] << (LIMB_BITS - shift);
-  return value & (((crisp_limb)1 << w) - 1);
-}
 
 /* out = table[index] for a secret index: reads all entries, keeps one by mask. */
 static void gather(crisp_limb *out, const crisp_limb *table, size_t entries, crisp_limb index, size_t n) {
@@ -67,14 +50,14 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
   /* Windows aligned at bit 0, the top one possibly short (its high bits
    * are zero). */
   const size_t windows = (en * LIMB_BITS + w - 1) / w;
-  gather(acc, table, entries, window_at(exp, en, (windows - 1) * w, w), n);
+  gather(acc, table, entries, crisp_bn_window_at(exp, en, (windows - 1) * w, w), n);
   for (size_t k = windows - 1; k-- > 0;) {
     for (unsigned s = 0; s < w; s++) {
       sqr->mont_sqr(tmp, acc, m, n, minv);
       crisp_limb *swap = acc;
       acc = tmp, tmp = swap;
     }
-    gather(selected, table, entries, window_at(exp, en, k * w, w), n);
+    gather(selected, table, entries, crisp_bn_window_at(exp, en, k * w, w), n);
     mul->mont_mul(tmp, acc, selected, m, n, minv);
     crisp_limb *swap = acc;
     acc = tmp, tmp = swap;
@@ -113,7 +96,7 @@ int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *ex
     if (status != CRISP_E_UNSUPPORTED) return status;
   }
 
-  const unsigned w = window_bits(en * LIMB_BITS);
+  const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
   const size_t scratch_limbs = (((size_t)1 << w) + 4) * n;
   crisp_limb *scratch = malloc(scratch_limbs * LIMB_BYTES);
   if (!scratch) return CRISP_E_NOMEM;

@@ -14,25 +14,10 @@
 #include <string.h>
 
 #include "util.h"
+#include "bn_window.h"
 #include "x86/bn_avx512ifma.h"
 
 #define LIMB_BITS 64
-#define MAX_WINDOW_BITS 5
-
-/* Same widths as the front-end's ladder: table cost against saved multiplies. */
-static unsigned window_bits(size_t exponent_bits) {
-  if (exponent_bits <= 64) return 3;
-  if (exponent_bits <= 512) return 4;
-  return MAX_WINDOW_BITS;
-}
-
-static crisp_limb window_at(const crisp_limb *exp, size_t en, size_t position, unsigned w) {
-  const size_t limb = position / LIMB_BITS;
-  const unsigned shift = (unsigned)(position % LIMB_BITS);
-  crisp_limb value = exp[limb] >> shift;
-  if (shift + w > LIMB_BITS && limb + 1 < en) value |= exp[limb + 1] << (LIMB_BITS - shift);
-  return value & (((crisp_limb)1 << w) - 1);
-}
 
 /* out = table[index]: every entry read, the one wanted kept by a lane mask. */
 static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_limb index, size_t k) {
@@ -73,7 +58,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
                                 const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
   if (!k) return CRISP_E_UNSUPPORTED;
-  const unsigned w = window_bits(en * LIMB_BITS);
+  const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
   const size_t entries = (size_t)1 << w;
   /* table, then m, R'^2, accumulator, selected entry, spare */
   const size_t limbs = (entries + 5) * k;
@@ -104,10 +89,10 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
     crisp_bn52_amm(table + i * k, table + (i / 2) * k, table + (i - i / 2) * k, m52, k, k0);
 
   const size_t windows = (en * LIMB_BITS + w - 1) / w;
-  gather(acc, table, entries, window_at(exp, en, (windows - 1) * w, w), k);
+  gather(acc, table, entries, crisp_bn_window_at(exp, en, (windows - 1) * w, w), k);
   for (size_t window = windows - 1; window-- > 0;) {
     for (unsigned i = 0; i < w; i++) crisp_bn52_amm(acc, acc, acc, m52, k, k0);
-    gather(selected, table, entries, window_at(exp, en, window * w, w), k);
+    gather(selected, table, entries, crisp_bn_window_at(exp, en, window * w, w), k);
     crisp_bn52_amm(acc, acc, selected, m52, k, k0);
   }
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
