@@ -38,8 +38,10 @@ build=${CRISP_FUZZ_BUILD:-${CRISP_BUILD_PREFIX:+$CRISP_BUILD_PREFIX-fuzz}}
 build=${build:-$root/build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then
   rm -rf "$build"
+  setup_log=$(mktemp)
   CC=clang meson setup "$build" "$root" -Dfuzzers=true -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dtests=false -Dtools=false >"$build.setup.log" 2>&1 || { cat "$build.setup.log"; exit 1; }
+    -Dtests=false -Dtools=false >"$setup_log" 2>&1 || { cat "$setup_log"; rm -f "$setup_log"; exit 1; }
+  rm -f "$setup_log"
 fi
 meson compile -C "$build" $(printf 'fuzz/fuzz_%s ' "${selected[@]}") >/dev/null || exit 1
 

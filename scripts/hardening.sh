@@ -27,12 +27,12 @@ describe_hardening_stage() {
 hardening_long=${CRISP_HARDENING_LONG:-0}
 
 stage_sanitize() {
-  local dir=$build_prefix-asan
+  local dir=$build_prefix-asan log=$native_dir/asan
   configure "$dir" -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all >"$dir.setup.log" ||
-    { cat "$dir.setup.log"; return 1; }
-  meson compile -C "$dir" >"$dir.compile.log" || {
-    tail -30 "$dir.compile.log"
+    -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all >"$log.setup.log" ||
+    { cat "$log.setup.log"; return 1; }
+  meson compile -C "$dir" >"$log.compile.log" || {
+    tail -30 "$log.compile.log"
     return 1
   }
   # Leaks count as failures too (LeakSanitizer runs at exit).
@@ -82,11 +82,11 @@ stage_constant-time() {
 }
 
 stage_tsan() {
-  local dir=$build_prefix-tsan
-  configure "$dir" -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled >"$dir.setup.log" ||
-    { cat "$dir.setup.log"; return 1; }
-  meson compile -C "$dir" test/test_threads >"$dir.compile.log" || {
-    tail -30 "$dir.compile.log"
+  local dir=$build_prefix-tsan log=$native_dir/tsan
+  configure "$dir" -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled >"$log.setup.log" ||
+    { cat "$log.setup.log"; return 1; }
+  meson compile -C "$dir" test/test_threads >"$log.compile.log" || {
+    tail -30 "$log.compile.log"
     return 1
   }
   # Several runs: each first use interleaves differently.
