@@ -8,8 +8,8 @@
 
 /* Gives the next file to hash ("-" is standard input): returns 1 and sets
  * *name and *token, or 0 when there are no more. *name must stay valid until
- * the matching done call. Runs on the pool's reader thread, concurrently
- * with done: the two must not share unsynchronised state. */
+ * the matching done call. Runs on either of the pool's threads, one call at
+ * a time, concurrently with done: the two must not share unsynchronised state. */
 typedef int (*md5_pool_next)(void *user, const char **name, void **token);
 
 /* Called once per file on the calling thread, in the order next gave them: error is 0 and digest
