@@ -26,7 +26,8 @@ typedef enum crisp_kernel {
 CRISP_API const char *crisp_kernel_name(crisp_kernel kernel);
 
 /* The implementation in use for a kernel, e.g. "generic", "x86_64-adx",
- * "avx512ifma": its level, then optionally '-' and a qualifier. */
+ * "avx512ifma": its level, then optionally '-' and a qualifier. NULL for an
+ * unknown kernel. */
 CRISP_API const char *crisp_impl_name(crisp_kernel kernel);
 
 /* The level cap in force ("generic", "x86_64", "avx2", "avx512", "avx512ifma"

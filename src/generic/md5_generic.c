@@ -20,6 +20,8 @@ static void md5_block(uint32_t state[4], const uint8_t *block) {
   uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
 
   /* The constants are floor(2^32 * abs(sin(i))), i = 1..64 (RFC 1321 3.4). */
+  /* Four steps a line, as RFC 1321 prints them. */
+  // clang-format off
   STEP(F, a, b, c, d, x[0], 0xd76aa478, 7);   STEP(F, d, a, b, c, x[1], 0xe8c7b756, 12);
   STEP(F, c, d, a, b, x[2], 0x242070db, 17);  STEP(F, b, c, d, a, x[3], 0xc1bdceee, 22);
   STEP(F, a, b, c, d, x[4], 0xf57c0faf, 7);   STEP(F, d, a, b, c, x[5], 0x4787c62a, 12);
@@ -55,6 +57,8 @@ static void md5_block(uint32_t state[4], const uint8_t *block) {
   STEP(I, c, d, a, b, x[6], 0xa3014314, 15);  STEP(I, b, c, d, a, x[13], 0x4e0811a1, 21);
   STEP(I, a, b, c, d, x[4], 0xf7537e82, 6);   STEP(I, d, a, b, c, x[11], 0xbd3af235, 10);
   STEP(I, c, d, a, b, x[2], 0x2ad7d2bb, 15);  STEP(I, b, c, d, a, x[9], 0xeb86d391, 21);
+
+  // clang-format on
 
   state[0] += a, state[1] += b, state[2] += c, state[3] += d;
 }
