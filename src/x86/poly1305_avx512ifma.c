@@ -208,7 +208,8 @@ void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t n
     const size_t left = blocks_vector(state, data, nblocks, hibit);
     data += 16 * (nblocks - left), nblocks = left;
   }
-  if (nblocks) crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
+  /* it also takes zero blocks, so this is a plain tail jump */
+  crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
 }
 
 _Static_assert(IFMA_COLD_BLOCKS >= LANES && IFMA_WARM_BLOCKS >= LANES, "the vector path needs one full step");

@@ -163,7 +163,8 @@ static inline void blocks_dispatch(void *state, const uint8_t *data, size_t nblo
     const size_t left = blocks_vector(state, data, nblocks, hibit);
     data += 16 * (nblocks - left), nblocks = left;
   }
-  if (nblocks) crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
+  /* it also takes zero blocks, so this is a plain tail jump */
+  crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
 }
 
 #endif

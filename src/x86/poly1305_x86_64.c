@@ -96,33 +96,28 @@ void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nbloc
   st->h[0] = h[0], st->h[1] = h[1], st->h[2] = h[2];
 }
 
-/* h mod p, for h below 2^131: fold, then subtract p when h >= p, by mask. */
-static void reduce_full(uint64_t h[3]) {
-  crisp_poly1305_fold_x86_64(h);
-  /* g = h + 5; h >= p exactly when g reaches 2^130, and then h - p is g's low 130 bits. */
-  u128 t = (u128)h[0] + 5;
-  const uint64_t g0 = (uint64_t)t;
-  t = (u128)h[1] + (uint64_t)(t >> 64);
-  const uint64_t g1 = (uint64_t)t;
-  const uint64_t g2 = h[2] + (uint64_t)(t >> 64);
-  const uint64_t take_g = 0 - (g2 >> 2); /* all ones when h >= p */
-  h[0] = (h[0] & ~take_g) | (g0 & take_g);
-  h[1] = (h[1] & ~take_g) | (g1 & take_g);
-  h[2] = (h[2] & ~take_g) | (g2 & 3 & take_g);
-}
-
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]) {
   static const uint8_t zero_block[16];
   block_step(x, zero_block, 0, r[0], r[1], r[1] + (r[1] >> 2));
 }
 
+/* tag = (h mod p) + s mod 2^128, for h below 2^131: fold the bits from
+ * 2^130 up, then g = h + 5 reaches 2^130 exactly when h >= p, and then h - p
+ * is g's low 130 bits; a mask, not a branch, picks g or h. */
 void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]) {
   crisp_poly1305_x86_64_state *st = state;
   uint64_t h[3] = {st->h[0], st->h[1], st->h[2]};
-  reduce_full(h);
-  const u128 t = ((u128)h[1] << 64 | h[0]) + ((u128)st->s[1] << 64 | st->s[0]);
-  crisp_store64_le(tag, (uint64_t)t);
-  crisp_store64_le(tag + 8, (uint64_t)(t >> 64));
+  crisp_poly1305_fold_x86_64(h);
+  u128 t = (u128)h[0] + 5;
+  const uint64_t g0 = (uint64_t)t;
+  t = (u128)h[1] + (uint64_t)(t >> 64);
+  const uint64_t g1 = (uint64_t)t;
+  const uint64_t take_g = 0 - ((h[2] + (uint64_t)(t >> 64)) >> 2); /* all ones when h >= p */
+  const uint64_t f0 = h[0] ^ ((h[0] ^ g0) & take_g), f1 = h[1] ^ ((h[1] ^ g1) & take_g);
+  t = ((u128)f1 << 64 | f0) + ((u128)st->s[1] << 64 | st->s[0]);
+  /* x86 is little-endian: two plain stores, not the portable byte shifts */
+  const uint64_t words[2] = {(uint64_t)t, (uint64_t)(t >> 64)};
+  memcpy(tag, words, sizeof words);
   /* A short message never touched the vector kernels' tables, so the 64-byte
    * head is all there is to wipe; powers_ready follows lengths, not secrets. */
   if (st->powers_ready)
