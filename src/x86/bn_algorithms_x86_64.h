@@ -2,7 +2,8 @@
  * reduction built from one flavour of the x86-64 rows. The including file
  * defines CRISP_ROW_ADDMUL and CRISP_ROW_MUL (crisp_row_*_adx or
  * crisp_row_*_mulq), and optionally CRISP_ROW_SQR_DIAGONAL,
- * CRISP_ROW_SQR_TRIANGLE, CRISP_ROW_ADD3 and CRISP_ROW_MUL_BASECASE, first,
+ * CRISP_ROW_SQR_TRIANGLE, CRISP_ROW_SQR_TRIANGLE8 with
+ * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 and CRISP_ROW_MUL_BASECASE, first,
  * so each kernel file gets its own copy compiled with its own
  * instruction-set flags. Every routine here runs the same instructions and
  * touches the same addresses for all operand values (the Karatsuba step
@@ -30,6 +31,14 @@
 #define CRISP_KARATSUBA_SQR_MIN 48
 #endif
 #define CRISP_KARATSUBA_MAX 256
+/* Squares below the threshold run the schoolbook, except 32 limbs when the
+ * unrolled 16-limb triangle exists: three of its 16-limb squares beat the
+ * 32-limb rows. */
+#ifdef CRISP_ROW_SQR_TRIANGLE16
+#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN && (n) != 32)
+#else
+#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
+#endif
 /* Scratch one Karatsuba call of size n needs, its recursion included:
  * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
 #define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
@@ -71,6 +80,17 @@ static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, 
 static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
   z[0] = 0;
   z[2 * n - 1] = 0;
+#ifdef CRISP_ROW_SQR_TRIANGLE16
+  /* fixed sizes with a fully unrolled triangle kept in registers */
+  if (n == 16 || n == 8) {
+    if (n == 16)
+      CRISP_ROW_SQR_TRIANGLE16(z, x);
+    else
+      CRISP_ROW_SQR_TRIANGLE8(z, x);
+    CRISP_ROW_SQR_DIAGONAL(z, x, n);
+    return;
+  }
+#endif
   if (n > 1) {
     z[n] = CRISP_ROW_MUL(z + 1, x + 1, n - 1, x[0], 0);
 #ifdef CRISP_ROW_SQR_TRIANGLE
@@ -104,7 +124,7 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 /* z[0..2n) = x * y (or x^2 when square), Karatsuba from the threshold up. */
 static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n,
                                       crisp_limb *scratch, int square) {
-  if (square ? n < CRISP_KARATSUBA_SQR_MIN : n < CRISP_KARATSUBA_MUL_MIN) {
+  if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) {
     if (square)
       crisp_bn_sqr_basecase(z, x, n);
     else
@@ -194,7 +214,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
 }
 
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
-  if (n < CRISP_KARATSUBA_SQR_MIN || n > CRISP_KARATSUBA_MAX) {
+  if (CRISP_SQR_SCHOOLBOOK(n) || n > CRISP_KARATSUBA_MAX) {
     crisp_bn_sqr_basecase(z, x, n);
     return;
   }

@@ -7,12 +7,7 @@
  * CRISP_BN_MONT_MAX_LIMBS, meant for 1024- to 4096-bit moduli.
  * Measured on AMD Zen 4 (EPYC): mont_mul 1024-bit 814, 2048-bit 3250,
  * 4096-bit 13100 TSC ticks. */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
-#define CRISP_ROW_MUL crisp_row_mul_mulq
-/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
-#define CRISP_KARATSUBA_SQR_MIN 32
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_mulq.h"
 
 void crisp_bn_mont_mul_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                size_t n, crisp_limb minv) {

@@ -8,14 +8,7 @@
  * Measured on AMD Zen 5 (Turin, virtualised): mont_mul 1024-bit 563,
  * 2048-bit 1946, 4096-bit 6816 TSC ticks (OpenSSL 3.0
  * BN_mod_mul_montgomery: 515, 2043, 7967). */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_adx
-#define CRISP_ROW_MUL crisp_row_mul_adx
-#define CRISP_ROW_SQR_DIAGONAL crisp_row_sqr_diagonal_adx
-#define CRISP_ROW_ADD3 crisp_row_add3_adx
-#define CRISP_ROW_MUL_BASECASE crisp_row_mul_basecase_adx
-#define CRISP_ROW_SQR_TRIANGLE crisp_row_sqr_triangle_adx
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_adx.h"
 
 void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                size_t n, crisp_limb minv) {

@@ -1,12 +1,7 @@
 /* src/x86/bn_mul_add_x86_64.c - z += x * k, returning the carry limb, MULQ (baseline x86-64).
  * Radix 2^64, one mulq row, 8 limbs per unrolled block. Any length.
  * Measured on AMD Zen 4 (EPYC): 1.4-1.8 TSC ticks per limb from 16 limbs. */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
-#define CRISP_ROW_MUL crisp_row_mul_mulq
-/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
-#define CRISP_KARATSUBA_SQR_MIN 32
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_mulq.h"
 
 crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
   return CRISP_ROW_ADDMUL(z, x, n, k, 0);

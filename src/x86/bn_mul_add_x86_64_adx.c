@@ -2,14 +2,7 @@
  * Radix 2^64, one adx row, 8 limbs per unrolled block. Any length.
  * Measured on AMD Zen 5 (Turin, virtualised): 1.0-1.25 TSC ticks per limb
  * from 16 to 64 limbs (GMP 6.2.1 mpn_addmul_1: 1.45-1.55). */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_adx
-#define CRISP_ROW_MUL crisp_row_mul_adx
-#define CRISP_ROW_SQR_DIAGONAL crisp_row_sqr_diagonal_adx
-#define CRISP_ROW_ADD3 crisp_row_add3_adx
-#define CRISP_ROW_MUL_BASECASE crisp_row_mul_basecase_adx
-#define CRISP_ROW_SQR_TRIANGLE crisp_row_sqr_triangle_adx
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_adx.h"
 
 crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
   return CRISP_ROW_ADDMUL(z, x, n, k, 0);

@@ -5,12 +5,7 @@
  * 512- to 16384-bit operands.
  * Measured on AMD Zen 5 (Turin, virtualised): 1024-bit 382, 2048-bit 1295,
  * 4096-bit 4100 TSC ticks (the MULX/ADX kernel: 241, 863, 2763). */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
-#define CRISP_ROW_MUL crisp_row_mul_mulq
-/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
-#define CRISP_KARATSUBA_SQR_MIN 32
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_mulq.h"
 
 void crisp_bn_mul_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   crisp_bn_mul_any(z, x, xn, y, yn);

@@ -9,14 +9,7 @@
  * mpn_mul_n: 256, 843, 2715 -> 1.06x, 0.98x, 0.98x; 0.99x, 0.82x, 0.77x
  * before the fused schoolbook, the one-pass Karatsuba middle term and the
  * assembly additions). */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_adx
-#define CRISP_ROW_MUL crisp_row_mul_adx
-#define CRISP_ROW_SQR_DIAGONAL crisp_row_sqr_diagonal_adx
-#define CRISP_ROW_ADD3 crisp_row_add3_adx
-#define CRISP_ROW_MUL_BASECASE crisp_row_mul_basecase_adx
-#define CRISP_ROW_SQR_TRIANGLE crisp_row_sqr_triangle_adx
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_adx.h"
 
 void crisp_bn_mul_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   crisp_bn_mul_any(z, x, xn, y, yn);

@@ -240,6 +240,110 @@ static inline void crisp_row_sqr_triangle_adx(crisp_limb *z, const crisp_limb *x
                    : "rdx", "cc", "memory");
 }
 
+/* ---- Fully unrolled triangles for 8 and 16 limbs (ADX) --------------------
+ * The cross products x[i] x[j] (i < j) of an 8- or 16-limb square with the
+ * running columns in eight registers instead of memory, so no row waits on
+ * the previous row's stores. The multiplicand is a block of eight limbs
+ * a = x[b..b+8); the window W0..W7 holds columns i+b .. i+b+7 while row i
+ * adds x[i] * a[m0..8) to W[m0..8) (low halves on the CF chain, high halves
+ * on the OF chain), then W0 is final: it is stored and its register takes
+ * the new top column. The window moves one column per row by renaming the
+ * registers (CRISP_SQR_WINDOWk is the window rotated by k), not by moves.
+ * Pass 1 (b = 0) does the triangle of x[0..8), rows 0..6 with m0 = i + 1;
+ * pass 2 (b = 8) does x[0..16) times x[8..16) above the diagonal, rows
+ * 0..14 with m0 = max(0, i - 7). Sizes are fixed; no value steers anything. */
+#define CRISP_SQR_WINDOW0 "%[r0]", "%[r1]", "%[r2]", "%[r3]", "%[r4]", "%[r5]", "%[r6]", "%[r7]"
+#define CRISP_SQR_WINDOW1 "%[r1]", "%[r2]", "%[r3]", "%[r4]", "%[r5]", "%[r6]", "%[r7]", "%[r0]"
+#define CRISP_SQR_WINDOW2 "%[r2]", "%[r3]", "%[r4]", "%[r5]", "%[r6]", "%[r7]", "%[r0]", "%[r1]"
+#define CRISP_SQR_WINDOW3 "%[r3]", "%[r4]", "%[r5]", "%[r6]", "%[r7]", "%[r0]", "%[r1]", "%[r2]"
+#define CRISP_SQR_WINDOW4 "%[r4]", "%[r5]", "%[r6]", "%[r7]", "%[r0]", "%[r1]", "%[r2]", "%[r3]"
+#define CRISP_SQR_WINDOW5 "%[r5]", "%[r6]", "%[r7]", "%[r0]", "%[r1]", "%[r2]", "%[r3]", "%[r4]"
+#define CRISP_SQR_WINDOW6 "%[r6]", "%[r7]", "%[r0]", "%[r1]", "%[r2]", "%[r3]", "%[r4]", "%[r5]"
+#define CRISP_SQR_WINDOW7 "%[r7]", "%[r0]", "%[r1]", "%[r2]", "%[r3]", "%[r4]", "%[r5]", "%[r6]"
+
+/* W[m] += low(x[i] a[m]), W[m+1] += high(x[i] a[m]). */
+#define CRISP_SQR_STEP(m, b, Wm, Wm1)                                       \
+  "mulx " CRISP_ROW_XSTR(8 * b + 8 * m) "(%[x]), %[lo], %[hi]\n\t"            \
+  "adcx %[lo], " Wm "\n\t"                                                  \
+  "adox %[hi], " Wm1 "\n\t"
+/* The last product: column i+b (W0) is final and stored; its register
+ * becomes the new top column, the high half plus both chains' carries. */
+#define CRISP_SQR_LAST(column, b, W0, W7)                                   \
+  "mov " W0 ", " column "(%[z])\n\t"                                        \
+  "mulx " CRISP_ROW_XSTR(8 * b + 56) "(%[x]), %[lo], " W0 "\n\t"              \
+  "adcx %[lo], " W7 "\n\t"                                                  \
+  "mov $0, %k[lo]\n\t" /* MOV keeps the flags */                            \
+  "adox %[lo], " W0 "\n\t"                                                  \
+  "adcx %[lo], " W0 "\n\t"
+/* Steps m0 .. 7 of a row, each macro the step m0 and then the rest. */
+#define CRISP_SQR_STEPS7(c, b, W0, W1, W2, W3, W4, W5, W6, W7) CRISP_SQR_LAST(c, b, W0, W7)
+#define CRISP_SQR_STEPS6(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(6, b, W6, W7) CRISP_SQR_STEPS7(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS5(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(5, b, W5, W6) CRISP_SQR_STEPS6(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS4(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(4, b, W4, W5) CRISP_SQR_STEPS5(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS3(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(3, b, W3, W4) CRISP_SQR_STEPS4(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS2(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(2, b, W2, W3) CRISP_SQR_STEPS3(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS1(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(1, b, W1, W2) CRISP_SQR_STEPS2(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+#define CRISP_SQR_STEPS0(c, b, W0, W1, W2, W3, W4, W5, W6, W7) \
+  CRISP_SQR_STEP(0, b, W0, W1) CRISP_SQR_STEPS1(c, b, W0, W1, W2, W3, W4, W5, W6, W7)
+/* Row i of the pass with block b, products from m0 on, window rotated by k. */
+#define CRISP_SQR_ROW_(i, m0, b, ...)                                       \
+  "mov " CRISP_ROW_XSTR(8 * i) "(%[x]), %%rdx\n\t"                            \
+  "xor %k[lo], %k[lo]\n\t" /* clears CF and OF */                           \
+  CRISP_SQR_STEPS##m0(CRISP_ROW_XSTR(8 * i + 8 * b), b, __VA_ARGS__)
+#define CRISP_SQR_ROW(i, m0, b, k) CRISP_SQR_ROW_(i, m0, b, CRISP_SQR_WINDOW##k)
+
+#define CRISP_SQR_PASS_LOW                                                  \
+  CRISP_SQR_ROW(0, 1, 0, 0) CRISP_SQR_ROW(1, 2, 0, 1) CRISP_SQR_ROW(2, 3, 0, 2) \
+  CRISP_SQR_ROW(3, 4, 0, 3) CRISP_SQR_ROW(4, 5, 0, 4) CRISP_SQR_ROW(5, 6, 0, 5) \
+  CRISP_SQR_ROW(6, 7, 0, 6)
+#define CRISP_SQR_PASS_HIGH                                                 \
+  CRISP_SQR_ROW(0, 0, 8, 0) CRISP_SQR_ROW(1, 0, 8, 1) CRISP_SQR_ROW(2, 0, 8, 2) \
+  CRISP_SQR_ROW(3, 0, 8, 3) CRISP_SQR_ROW(4, 0, 8, 4) CRISP_SQR_ROW(5, 0, 8, 5) \
+  CRISP_SQR_ROW(6, 0, 8, 6) CRISP_SQR_ROW(7, 0, 8, 7) CRISP_SQR_ROW(8, 1, 8, 0) \
+  CRISP_SQR_ROW(9, 2, 8, 1) CRISP_SQR_ROW(10, 3, 8, 2) CRISP_SQR_ROW(11, 4, 8, 3) \
+  CRISP_SQR_ROW(12, 5, 8, 4) CRISP_SQR_ROW(13, 6, 8, 5) CRISP_SQR_ROW(14, 7, 8, 6)
+/* Stores the window rotated by 7 (r7, r0 .. r6) at limb `first`. */
+#define CRISP_SQR_STORE_WINDOW7(first)                                      \
+  "mov %[r7], " CRISP_ROW_XSTR(8 * first) "(%[z])\n\t"                        \
+  "mov %[r0], " CRISP_ROW_XSTR(8 * first + 8) "(%[z])\n\t"                    \
+  "mov %[r1], " CRISP_ROW_XSTR(8 * first + 16) "(%[z])\n\t"                   \
+  "mov %[r2], " CRISP_ROW_XSTR(8 * first + 24) "(%[z])\n\t"                   \
+  "mov %[r3], " CRISP_ROW_XSTR(8 * first + 32) "(%[z])\n\t"                   \
+  "mov %[r4], " CRISP_ROW_XSTR(8 * first + 40) "(%[z])\n\t"                   \
+  "mov %[r5], " CRISP_ROW_XSTR(8 * first + 48) "(%[z])\n\t"                   \
+  "mov %[r6], " CRISP_ROW_XSTR(8 * first + 56) "(%[z])\n\t"
+#define CRISP_SQR_CLEAR_WINDOW                                              \
+  "xor %k[r0], %k[r0]\n\t" "xor %k[r1], %k[r1]\n\t" "xor %k[r2], %k[r2]\n\t"    \
+  "xor %k[r3], %k[r3]\n\t" "xor %k[r4], %k[r4]\n\t" "xor %k[r5], %k[r5]\n\t"    \
+  "xor %k[r6], %k[r6]\n\t" "xor %k[r7], %k[r7]\n\t"
+#define CRISP_SQR_OPERANDS                                                  \
+  : [lo] "=&r"(lo), [hi] "=&r"(hi), [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), \
+    [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [r6] "=&r"(r[6]), [r7] "=&r"(r[7]) \
+  : [z] "r"(z), [x] "r"(x)                                                  \
+  : "rdx", "cc", "memory"
+
+/* z[0..15) = the cross products of x[0..8) (z[0] = 0); z[15] is left alone. */
+static inline void crisp_row_sqr_triangle8_adx(crisp_limb *z, const crisp_limb *x) {
+  crisp_limb lo, hi, r[8];
+  __asm__ volatile(CRISP_SQR_CLEAR_WINDOW CRISP_SQR_PASS_LOW CRISP_SQR_STORE_WINDOW7(7) CRISP_SQR_OPERANDS);
+}
+
+/* z[0..31) = the cross products of x[0..16) (z[0] = 0); z[31] is left
+ * alone. Between the passes column 7 is stored and its register, cleared,
+ * becomes column 15 (the low triangle ends at column 14). */
+static inline void crisp_row_sqr_triangle16_adx(crisp_limb *z, const crisp_limb *x) {
+  crisp_limb lo, hi, r[8];
+  __asm__ volatile(CRISP_SQR_CLEAR_WINDOW CRISP_SQR_PASS_LOW
+                   "mov %[r7], 56(%[z])\n\t"
+                   "xor %k[r7], %k[r7]\n\t" CRISP_SQR_PASS_HIGH CRISP_SQR_STORE_WINDOW7(23) CRISP_SQR_OPERANDS);
+}
+
 /* Limb i of z = x + y + w: x + y on the CF chain, + w on the OF chain. */
 #define CRISP_ADX_ADD3_LIMB(i)                                      \
   CRISP_ROW_LABEL(i)                                                \

@@ -6,12 +6,7 @@
  * Meant for 512- to 16384-bit operands.
  * Measured on AMD Zen 5 (Turin, virtualised): 1024-bit 251, 2048-bit 899,
  * 4096-bit 2914 TSC ticks. */
-#define CRISP_ROW_ADDMUL crisp_row_addmul_mulq
-#define CRISP_ROW_MUL crisp_row_mul_mulq
-/* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
-#define CRISP_KARATSUBA_SQR_MIN 32
-#include "x86/bn_algorithms_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_flavour_mulq.h"
 
 void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
 
