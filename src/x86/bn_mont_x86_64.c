@@ -5,7 +5,8 @@
  * (mulq) whose carries are added in one pass, then one subtraction of m
  * selected by mask. Constant time in the operand values; any n up to
  * CRISP_BN_MONT_MAX_LIMBS, meant for 1024- to 4096-bit moduli.
- * Measured on AMD Zen 4 (EPYC): mont_mul 1024-bit 814, 2048-bit 3250,
+ * Measured on the project's AMD Zen 5 (Turin, virtualised) before the rows
+ * moved into assembly, and not since: mont_mul 1024-bit 814, 2048-bit 3250,
  * 4096-bit 13100 TSC ticks. */
 #include "x86/bn_flavour_mulq.h"
 
