@@ -69,17 +69,24 @@ typedef unsigned __int128 crisp_dlimb;
   "mov %[lo], " CRISP_ROW_OFFSET(i) "(%[z])\n\t"                      \
   "mov %[hi], %[carry]\n\t"
 
-/* The block loop of the ADX rows: LEA and JRCXZ leave CF and OF alone. */
-#define CRISP_ADX_ROW_LOOP(LIMB)                                    \
-  "xor %k[zero], %k[zero]\n\t" /* clears CF and OF */              \
-  CRISP_ROW_ENTER("%[lo]", "%[hi]")                                 \
-  "1:\n\t" CRISP_ROW_REPEAT8(LIMB)                                  \
-  "lea 64(%[x]), %[x]\n\t"                                          \
-  "lea 64(%[z]), %[z]\n\t"                                          \
-  "lea -1(%[blocks]), %[blocks]\n\t"                                \
+/* The 8-limb block loop every ADX routine runs, from label 1 to label 2:
+ * LIMB per limb, ADVANCE moves the pointers on, COUNT (in rcx) counts the
+ * blocks down. LEA and JRCXZ leave CF and OF alone, so both carry chains
+ * run through the whole row. */
+#define CRISP_ADX_BLOCKS(LIMB, ADVANCE, COUNT)                      \
+  "1:\n\t" CRISP_ROW_REPEAT8(LIMB) ADVANCE                          \
+  "lea -1(" COUNT "), " COUNT "\n\t"                                  \
   "jrcxz 2f\n\t"                                                    \
   "jmp 1b\n\t"                                                      \
   "2:\n\t"
+
+#define CRISP_ADX_ADVANCE_XZ "lea 64(%[x]), %[x]\n\t" "lea 64(%[z]), %[z]\n\t"
+
+/* The row loop of addmul and mul: clear both flags, enter the block. */
+#define CRISP_ADX_ROW_LOOP(LIMB)                                    \
+  "xor %k[zero], %k[zero]\n\t" /* clears CF and OF */              \
+  CRISP_ROW_ENTER("%[lo]", "%[hi]")                                 \
+  CRISP_ADX_BLOCKS(LIMB, CRISP_ADX_ADVANCE_XZ, "%[blocks]")
 
 /* z[0..n) += x[0..n) * k + carry; returns the carry out. */
 static inline crisp_limb crisp_row_addmul_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
@@ -139,13 +146,8 @@ static inline void crisp_row_sqr_diagonal_adx(crisp_limb *z, const crisp_limb *x
   crisp_limb lo, hi, a, b;
   __asm__ volatile("xor %k[a], %k[a]\n\t" /* clears CF and OF */
                    CRISP_ROW_ENTER("%[lo]", "%[hi]")
-                   "1:\n\t" CRISP_ROW_REPEAT8(CRISP_ADX_DIAGONAL_LIMB)
-                   "lea 64(%[x]), %[x]\n\t"
-                   "lea 128(%[z]), %[z]\n\t"
-                   "lea -1(%[blocks]), %[blocks]\n\t"
-                   "jrcxz 2f\n\t"
-                   "jmp 1b\n\t"
-                   "2:\n\t" CRISP_ROW_TABLE
+                   CRISP_ADX_BLOCKS(CRISP_ADX_DIAGONAL_LIMB, "lea 64(%[x]), %[x]\n\t" "lea 128(%[z]), %[z]\n\t",
+                                    "%[blocks]") CRISP_ROW_TABLE
                    : [z] "+r"(zp), [x] "+r"(xp), [blocks] "+c"(blocks), [lo] "=&r"(lo), [hi] "=&r"(hi),
                      [a] "=&r"(a), [b] "=&r"(b)
                    : [skip] "r"(skip)
@@ -175,13 +177,7 @@ static inline void crisp_row_mul_basecase_adx(crisp_limb *z, const crisp_limb *x
                    "mov %[blocks], %[count]\n\t"
                    "xor %k[carry], %k[carry]\n\t" /* clears CF and OF */
                    "jmp *%[target]\n\t"
-                   "1:\n\t" CRISP_ROW_REPEAT8(CRISP_ADX_ADDMUL_LIMB)
-                   "lea 64(%[x]), %[x]\n\t"
-                   "lea 64(%[z]), %[z]\n\t"
-                   "lea -1(%[count]), %[count]\n\t"
-                   "jrcxz 2f\n\t"
-                   "jmp 1b\n\t"
-                   "2:\n\t"
+                   CRISP_ADX_BLOCKS(CRISP_ADX_ADDMUL_LIMB, CRISP_ADX_ADVANCE_XZ, "%[count]")
                    "adcx %[count], %[carry]\n\t" /* count is 0 here */
                    "adox %[count], %[carry]\n\t"
                    "mov %[carry], (%[z])\n\t" /* z[j + xn] */
@@ -219,13 +215,7 @@ static inline void crisp_row_sqr_triangle_adx(crisp_limb *z, const crisp_limb *x
                    CRISP_ROW_ENTER_NO_JUMP("%[lo]", "%[hi]")
                    "xor %k[carry], %k[carry]\n\t" /* clears CF and OF */
                    "jmp *%[lo]\n\t"
-                   "1:\n\t" CRISP_ROW_REPEAT8(CRISP_ADX_ADDMUL_LIMB)
-                   "lea 64(%[x]), %[x]\n\t"
-                   "lea 64(%[z]), %[z]\n\t"
-                   "lea -1(%[count]), %[count]\n\t"
-                   "jrcxz 2f\n\t"
-                   "jmp 1b\n\t"
-                   "2:\n\t"
+                   CRISP_ADX_BLOCKS(CRISP_ADX_ADDMUL_LIMB, CRISP_ADX_ADVANCE_XZ, "%[count]")
                    "adcx %[count], %[carry]\n\t" /* count is 0 here */
                    "adox %[count], %[carry]\n\t"
                    "mov %[carry], (%[z])\n\t" /* z[n + i] */
@@ -363,15 +353,10 @@ static inline crisp_limb crisp_row_add3_adx(crisp_limb *z, const crisp_limb *x, 
   crisp_limb t1, t2;
   __asm__ volatile("neg %[carry]\n\t" /* CF = carry, OF = 0 */
                    CRISP_ROW_ENTER("%[t1]", "%[t2]")
-                   "1:\n\t" CRISP_ROW_REPEAT8(CRISP_ADX_ADD3_LIMB)
-                   "lea 64(%[x]), %[x]\n\t"
-                   "lea 64(%[y]), %[y]\n\t"
-                   "lea 64(%[w]), %[w]\n\t"
-                   "lea 64(%[z]), %[z]\n\t"
-                   "lea -1(%[blocks]), %[blocks]\n\t"
-                   "jrcxz 2f\n\t"
-                   "jmp 1b\n\t"
-                   "2:\n\t"
+                   CRISP_ADX_BLOCKS(CRISP_ADX_ADD3_LIMB,
+                                    "lea 64(%[x]), %[x]\n\t" "lea 64(%[y]), %[y]\n\t"
+                                    "lea 64(%[w]), %[w]\n\t" "lea 64(%[z]), %[z]\n\t",
+                                    "%[blocks]")
                    "mov $0, %k[carry]\n\t"
                    "adcx %[blocks], %[carry]\n\t" /* blocks is 0 here */
                    "adox %[blocks], %[carry]\n\t" CRISP_ROW_TABLE
