@@ -196,7 +196,7 @@ stage_env-sweep() {
   sweep_case "CRYPTO_OPTIONS=+UseMD5Intrinsics" 0 - CRYPTO_OPTIONS=+UseMD5Intrinsics || failed=1
   local long
   long=$(printf 'x%.0s' $(seq 1 5000))
-  sweep_case "CRYPTO_FORCE= (empty)" 1 - CRYPTO_FORCE= || failed=1
+  sweep_case "CRYPTO_FORCE= (empty, as unset)" 0 - CRYPTO_FORCE= || failed=1
   sweep_case "CRYPTO_FORCE=<5000 x>" 1 - CRYPTO_FORCE="$long" || failed=1
   sweep_case "CRYPTO_FORCE=<non-ASCII>" 1 - CRYPTO_FORCE=$'\xff\xfe\xc3\xa9\x1b[2J' || failed=1
   sweep_case "CRYPTO_OPTIONS= (empty)" 0 - CRYPTO_OPTIONS= || failed=1

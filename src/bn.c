@@ -19,7 +19,7 @@ int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb
   if (!z || !x || !y || !xn || !yn) return CRISP_E_INVALID;
   if (xn > MAX_LIMBS || yn > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, xn + yn, x, xn) || limbs_overlap(z, xn + yn, y, yn)) return CRISP_E_INVALID;
-  ((const crisp_bn_mul_impl *)crisp_active(CRISP_KERNEL_BN_MUL))->mul(z, x, xn, y, yn);
+  crisp_active_bn_mul()->mul(z, x, xn, y, yn);
   return CRISP_OK;
 }
 
@@ -27,15 +27,18 @@ int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   if (!z || !x || !n) return CRISP_E_INVALID;
   if (n > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, 2 * n, x, n)) return CRISP_E_INVALID;
-  ((const crisp_bn_sqr_impl *)crisp_active(CRISP_KERNEL_BN_SQR))->sqr(z, x, n);
+  crisp_active_bn_sqr()->sqr(z, x, n);
   return CRISP_OK;
 }
 
-crisp_limb crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
-  if (!z || !x || !n || n > MAX_LIMBS) return 0;
+int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry) {
+  if (!z || !x || !n || !carry) return CRISP_E_INVALID;
+  if (n > MAX_LIMBS) return CRISP_E_RANGE;
   /* x == z works limb by limb; a shifted overlap would read written limbs. */
-  if (x != z && limbs_overlap(z, n, x, n)) return 0;
-  return ((const crisp_bn_mul_add_impl *)crisp_active(CRISP_KERNEL_BN_MUL_ADD))->mul_add(z, x, n, k);
+  if (x != z && limbs_overlap(z, n, x, n)) return CRISP_E_INVALID;
+  if (limbs_overlap(carry, 1, z, n) || limbs_overlap(carry, 1, x, n)) return CRISP_E_INVALID;
+  *carry = crisp_active_bn_mul_add()->mul_add(z, x, n, k);
+  return CRISP_OK;
 }
 
 crisp_limb crisp_bn_mont_inv(crisp_limb m0) {
@@ -103,7 +106,7 @@ int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
   if (!r2) return CRISP_E_INVALID;
   if (limbs_overlap(r2, n, m, n)) return CRISP_E_INVALID;
   crisp_bn_mont_r2_checked(r2, m, n, crisp_bn_mont_inv(m[0]),
-                           (const crisp_bn_mont_sqr_impl *)crisp_active(CRISP_KERNEL_BN_MONT_SQR));
+                           crisp_active_bn_mont_sqr());
   return CRISP_OK;
 }
 
@@ -130,7 +133,7 @@ int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, c
   const int alias_a = limbs_overlap(r, n, a, n), alias_b = limbs_overlap(r, n, b, n);
   if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
   if (alias_b) memcpy(copy_b, b, n * LIMB_BYTES);
-  const crisp_bn_mont_mul_impl *impl = (const crisp_bn_mont_mul_impl *)crisp_active(CRISP_KERNEL_BN_MONT_MUL);
+  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
   impl->mont_mul(r, alias_a ? copy_a : a, alias_b ? copy_b : b, m, n, minv);
   if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
   if (alias_b) crisp_wipe(copy_b, n * LIMB_BYTES);
@@ -143,7 +146,7 @@ int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, s
   crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
   const int alias_a = limbs_overlap(r, n, a, n);
   if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
-  const crisp_bn_mont_sqr_impl *impl = (const crisp_bn_mont_sqr_impl *)crisp_active(CRISP_KERNEL_BN_MONT_SQR);
+  const crisp_bn_mont_sqr_impl *impl = crisp_active_bn_mont_sqr();
   impl->mont_sqr(r, alias_a ? copy_a : a, m, n, minv);
   if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
   return CRISP_OK;

@@ -28,8 +28,8 @@ static void gather(crisp_limb *out, const crisp_limb *table, size_t entries, cri
 /* The ladder itself; scratch holds (2^w + 4) * n limbs. */
 static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
                          size_t n, crisp_limb minv, unsigned w, crisp_limb *scratch) {
-  const crisp_bn_mont_mul_impl *mul = (const crisp_bn_mont_mul_impl *)crisp_active(CRISP_KERNEL_BN_MONT_MUL);
-  const crisp_bn_mont_sqr_impl *sqr = (const crisp_bn_mont_sqr_impl *)crisp_active(CRISP_KERNEL_BN_MONT_SQR);
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
+  const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
   const size_t entries = (size_t)1 << w;
   crisp_limb *table = scratch, *acc = table + entries * n, *tmp = acc + n, *selected = tmp + n, *one = selected + n;
 
@@ -90,7 +90,7 @@ int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *ex
   }
 
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
-  const crisp_bn_mont_mul_impl *mul = (const crisp_bn_mont_mul_impl *)crisp_active(CRISP_KERNEL_BN_MONT_MUL);
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   if (mul->mod_exp) {
     const int status = mul->mod_exp(r, base, exp, en, m, n, minv);
     if (status != CRISP_E_UNSUPPORTED) return status;

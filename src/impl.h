@@ -16,22 +16,6 @@
 #define CRISP_ARCH_ARM64 1
 #endif
 
-/* Levels, lowest first. A level is a cap: an implementation runs only when
- * its level is at or below the cap and the CPU has all of its features. */
-typedef enum crisp_level_id {
-  CRISP_LEVEL_GENERIC = 0,
-#if defined(CRISP_ARCH_X86_64)
-  CRISP_LEVEL_X86_64,
-  CRISP_LEVEL_AVX2,
-  CRISP_LEVEL_AVX512,
-  CRISP_LEVEL_AVX512IFMA,
-#elif defined(CRISP_ARCH_ARM64)
-  CRISP_LEVEL_ARM64,
-  CRISP_LEVEL_NEON,
-#endif
-  CRISP_LEVEL_COUNT
-} crisp_level_id;
-
 /* CPU features, one bit each, filled by src/dispatch/cpu.c. */
 enum {
   CRISP_CPU_SSE2 = 1u << 0,
@@ -45,15 +29,41 @@ enum {
   CRISP_CPU_AVX512BW = 1u << 8,
   CRISP_CPU_AVX512DQ = 1u << 9,
   CRISP_CPU_AVX512IFMA = 1u << 10,
-  CRISP_CPU_ASIMD = 1u << 16,
-  CRISP_CPU_PMULL = 1u << 17,
-  CRISP_CPU_SHA2 = 1u << 18,
-  CRISP_CPU_SVE = 1u << 19
+  CRISP_CPU_ASIMD = 1u << 16
 };
 
-/* The head of every implementation descriptor. */
+/* Levels, lowest first: CRISP_LEVEL(ID, name, CPU features it needs on top
+ * of the level below). A level is a cap: an implementation runs only when its
+ * level is at or below the cap and the CPU has all of its features. SSE2 is
+ * part of the x86-64 baseline and ASIMD of ARMv8-A, so x86_64 and arm64 need
+ * nothing; neon still names ASIMD, since a probe that says so costs nothing. */
+#if defined(CRISP_ARCH_X86_64)
+#define CRISP_LEVEL_LIST(CRISP_LEVEL)                                                               \
+  CRISP_LEVEL(GENERIC, "generic", 0)                                                                \
+  CRISP_LEVEL(X86_64, "x86_64", 0)                                                                  \
+  CRISP_LEVEL(AVX2, "avx2", CRISP_CPU_AVX | CRISP_CPU_AVX2)                                         \
+  CRISP_LEVEL(AVX512, "avx512", CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW)        \
+  CRISP_LEVEL(AVX512IFMA, "avx512ifma", CRISP_CPU_AVX512IFMA)
+#elif defined(CRISP_ARCH_ARM64)
+#define CRISP_LEVEL_LIST(CRISP_LEVEL)                                                               \
+  CRISP_LEVEL(GENERIC, "generic", 0)                                                                \
+  CRISP_LEVEL(ARM64, "arm64", 0)                                                                    \
+  CRISP_LEVEL(NEON, "neon", CRISP_CPU_ASIMD)
+#else
+#define CRISP_LEVEL_LIST(CRISP_LEVEL) CRISP_LEVEL(GENERIC, "generic", 0)
+#endif
+
+typedef enum crisp_level_id {
+#define CRISP_LEVEL(ID, name, features) CRISP_LEVEL_##ID,
+  CRISP_LEVEL_LIST(CRISP_LEVEL)
+#undef CRISP_LEVEL
+  CRISP_LEVEL_COUNT
+} crisp_level_id;
+
+/* The head of every implementation descriptor. Which kernel it implements is
+ * not stored: src/dispatch/impl_list.h says it, and the descriptor's type
+ * must match. */
 typedef struct crisp_impl_info {
-  crisp_kernel kernel;
   const char *name;     /* level, then optionally '-' and a qualifier: "x86_64-adx" */
   crisp_level_id level;
   uint32_t features;    /* every CRISP_CPU_* bit the code executes */
@@ -131,5 +141,36 @@ typedef struct crisp_bn_mont_sqr_impl {
   crisp_impl_info info;
   void (*mont_sqr)(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
 } crisp_bn_mont_sqr_impl;
+
+#include "kernel_list.h"
+
+/* Generated from the kernel list, per kernel NAME: crisp_kernel_impl_NAME,
+ * its descriptor type (impl_list.h declares descriptors with it);
+ * crisp_kernel_position_NAME, its place in the list, checked against the
+ * public enum; and crisp_impl_as_NAME(), the one place where a pointer to a
+ * descriptor's crisp_impl_info becomes the typed descriptor around it. */
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) typedef type crisp_kernel_impl_##name;
+CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
+
+enum {
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) crisp_kernel_position_##name,
+  CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
+  crisp_kernel_listed
+};
+_Static_assert((int)crisp_kernel_listed == (int)CRISP_KERNEL_COUNT, "src/kernel_list.h names every crisp_kernel");
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
+  _Static_assert((int)crisp_kernel_position_##name == (int)CRISP_KERNEL_##ENUM,                         \
+                 "src/kernel_list.h follows the order of crisp_kernel");
+CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
+
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
+  static inline const type *crisp_impl_as_##name(const crisp_impl_info *info) {                     \
+    return (const type *)(const void *)((const char *)info - offsetof(type, info));                 \
+  }
+CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
 
 #endif

@@ -2,6 +2,8 @@
  * implementation tables. A stream keeps the implementation of its init. */
 #include "crisp/md5.h"
 
+#include <assert.h>
+
 #include "dispatch/select.h"
 #include "util.h"
 
@@ -12,23 +14,31 @@ static const uint32_t md5_iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x1032547
  * AVX-512 several times over, small enough for the stack. */
 #define MANY_CHUNK 64
 
-static const crisp_md5_impl *md5_active(void) {
-  return (const crisp_md5_impl *)crisp_active(CRISP_KERNEL_MD5);
-}
+/* The layout behind crisp_md5_ctx. A zero impl marks an inert context. */
+typedef struct md5_stream {
+  const crisp_md5_impl *impl; /* chosen at init */
+  uint64_t bytes;             /* message length so far */
+  uint32_t state[4];
+  uint8_t buffer[CRISP_MD5_BLOCK_SIZE];
+} md5_stream;
 
-static const crisp_md5_many_impl *md5_many_active(void) {
-  return (const crisp_md5_many_impl *)crisp_active(CRISP_KERNEL_MD5_MANY);
-}
+static_assert(sizeof(md5_stream) <= CRISP_MD5_CTX_SIZE, "a stream fits the public context");
+static_assert(_Alignof(md5_stream) <= 8, "the public context promises 8-byte alignment is enough");
 
-void crisp_md5_init(crisp_md5_ctx *ctx) {
-  if (!ctx) return;
+static md5_stream *stream_of(crisp_md5_ctx *ctx) { return (md5_stream *)(void *)ctx->opaque; }
+
+void crisp_md5_init(crisp_md5_ctx *context) {
+  if (!context) return;
+  md5_stream *ctx = stream_of(context);
   memcpy(ctx->state, md5_iv, sizeof md5_iv);
   ctx->bytes = 0;
-  ctx->impl = md5_active();
+  ctx->impl = crisp_active_md5();
 }
 
-void crisp_md5_update(crisp_md5_ctx *ctx, const void *data, size_t len) {
-  if (!ctx || !ctx->impl || !data || !len) return;
+void crisp_md5_update(crisp_md5_ctx *context, const void *data, size_t len) {
+  if (!context || !data || !len) return;
+  md5_stream *ctx = stream_of(context);
+  if (!ctx->impl) return;
   const crisp_md5_impl *impl = ctx->impl;
   const uint8_t *in = data;
   size_t used = (size_t)(ctx->bytes % CRISP_MD5_BLOCK_SIZE);
@@ -65,20 +75,22 @@ static void md5_digest(uint8_t digest[16], const uint32_t state[4]) {
   for (int i = 0; i < 4; i++) crisp_store32_le(digest + 4 * i, state[i]);
 }
 
-void crisp_md5_final(crisp_md5_ctx *ctx, uint8_t digest[CRISP_MD5_DIGEST_SIZE]) {
-  if (!ctx || !ctx->impl || !digest) return;
+void crisp_md5_final(crisp_md5_ctx *context, uint8_t digest[CRISP_MD5_DIGEST_SIZE]) {
+  if (!context || !digest) return;
+  md5_stream *ctx = stream_of(context);
+  if (!ctx->impl) return;
   const crisp_md5_impl *impl = ctx->impl;
   uint8_t pad[2 * CRISP_MD5_BLOCK_SIZE];
   impl->blocks(ctx->state, pad, md5_pad(pad, ctx->buffer, ctx->bytes));
   md5_digest(digest, ctx->state);
-  crisp_wipe(ctx, sizeof *ctx);
+  crisp_wipe(context, sizeof *context);
 }
 
 /* One message: whole blocks straight from the caller's buffer, then the
  * padded tail from the stack, without a context. */
 void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZE]) {
   if (!digest || (!data && len)) return;
-  const crisp_md5_impl *impl = md5_active();
+  const crisp_md5_impl *impl = crisp_active_md5();
   uint32_t state[4] = {md5_iv[0], md5_iv[1], md5_iv[2], md5_iv[3]};
   const size_t whole = len / CRISP_MD5_BLOCK_SIZE;
   if (whole) impl->blocks(state, data, whole);
@@ -91,8 +103,10 @@ void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZ
 
 /* Up to MANY_CHUNK streams: first the lanes whose buffered partial block the
  * new data completes, then every lane's whole blocks, then the tails. */
-static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const ctx[], const void *const data[],
+static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const context[], const void *const data[],
                          const size_t len[], size_t n) {
+  md5_stream *ctx[MANY_CHUNK];
+  for (size_t i = 0; i < n; i++) ctx[i] = stream_of(context[i]);
   uint32_t *states[MANY_CHUNK];
   const uint8_t *blocks[MANY_CHUNK];
   size_t counts[MANY_CHUNK];
@@ -128,8 +142,8 @@ static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const c
 void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[], const size_t len[], size_t n) {
   if (!ctx || !data || !len) return;
   for (size_t i = 0; i < n; i++)
-    if (!ctx[i] || !ctx[i]->impl || (!data[i] && len[i])) return;
-  const crisp_md5_many_impl *many = md5_many_active();
+    if (!ctx[i] || !stream_of(ctx[i])->impl || (!data[i] && len[i])) return;
+  const crisp_md5_many_impl *many = crisp_active_md5_many();
   for (size_t done = 0; done < n; done += MANY_CHUNK) {
     const size_t count = n - done < MANY_CHUNK ? n - done : MANY_CHUNK;
     update_chunk(many, ctx + done, data + done, len + done, count);
@@ -165,7 +179,7 @@ void crisp_md5_many(const void *const data[], const size_t len[], size_t n, uint
   if (!data || !len || !digests) return;
   for (size_t i = 0; i < n; i++)
     if (!data[i] && len[i]) return;
-  const crisp_md5_many_impl *many = md5_many_active();
+  const crisp_md5_many_impl *many = crisp_active_md5_many();
   for (size_t done = 0; done < n; done += MANY_CHUNK) {
     const size_t count = n - done < MANY_CHUNK ? n - done : MANY_CHUNK;
     many_chunk(many, data + done, len + done, count, digests + done);

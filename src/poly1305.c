@@ -29,7 +29,7 @@ void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY13
     crisp_wipe(f, sizeof *f);
     return;
   }
-  f->impl = (const crisp_poly1305_impl *)crisp_active(CRISP_KERNEL_POLY1305);
+  f->impl = crisp_active_poly1305();
   f->buffered = 0;
   f->impl->init(f->state, key);
 }
@@ -81,7 +81,7 @@ void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TA
 void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                     const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   if (!tag || !key || (!data && len)) return;
-  const crisp_poly1305_impl *impl = (const crisp_poly1305_impl *)crisp_active(CRISP_KERNEL_POLY1305);
+  const crisp_poly1305_impl *impl = crisp_active_poly1305();
   CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
   impl->init(state, key);
   const size_t whole = len / BLOCK;

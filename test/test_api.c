@@ -204,7 +204,14 @@ static void test_dispatch_bad_arguments(void **state) {
     assert_int_equal(crisp_impl_supported_at(kernel, SIZE_MAX), 0);
     const char *before = crisp_impl_name(kernel);
     assert_int_equal(crisp_use_impl(kernel, ""), CRISP_E_INVALID);
-    assert_int_equal(crisp_use_impl(kernel, "GENERIC"), CRISP_E_INVALID);
+    assert_int_equal(crisp_use_impl(kernel, "generi"), CRISP_E_INVALID);
+    assert_int_equal(crisp_use_impl(kernel, "generic "), CRISP_E_INVALID);
+    assert_int_equal(crisp_use_impl(kernel, "genericx"), CRISP_E_INVALID);
+    assert_string_equal(crisp_impl_name(kernel), before);
+    /* Implementation names, like level names, are case-insensitive. */
+    assert_int_equal(crisp_use_impl(kernel, "GENERIC"), CRISP_OK);
+    assert_string_equal(crisp_impl_name(kernel), "generic");
+    assert_int_equal(crisp_use_impl(kernel, NULL), CRISP_OK);
     assert_string_equal(crisp_impl_name(kernel), before);
   }
   const char *level = crisp_level();

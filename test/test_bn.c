@@ -153,14 +153,16 @@ static void test_mul_add(void **state) {
         expected_mul_add(expected, z0, x, n, k);
         memcpy(z, z0, n * sizeof *z);
         z[n] = GUARD;
-        const crisp_limb top = crisp_bn_mul_add(z, x, n, k);
+        crisp_limb top = GUARD;
+        assert_int_equal(crisp_bn_mul_add(z, x, n, k, &top), CRISP_OK);
         assert_limbs_equal(z, expected, n, "bn_mul_add %s: %zu limbs round %d\n", name, n, round);
         assert_true(top == expected[n]);
         assert_true(z[n] == GUARD);
         /* z == x */
         expected_mul_add(expected, x, x, n, k);
         memcpy(z, x, n * sizeof *z);
-        const crisp_limb top_alias = crisp_bn_mul_add(z, z, n, k);
+        crisp_limb top_alias = GUARD;
+        assert_int_equal(crisp_bn_mul_add(z, z, n, k, &top_alias), CRISP_OK);
         assert_limbs_equal(z, expected, n, "bn_mul_add %s: z == x, %zu limbs round %d\n", name, n, round);
         assert_true(top_alias == expected[n]);
       }
@@ -495,18 +497,23 @@ static void test_errors_products(void **state) {
   assert_int_equal(crisp_bn_sqr(big + 3, big, 4), CRISP_E_INVALID);
   assert_untouched(big, 24);
 
-  /* mul_add: n == 0 or NULL returns 0 and writes nothing; a shifted
-   * overlap is refused the same way. */
+  /* mul_add: n == 0, NULL or a shifted overlap is CRISP_E_INVALID and
+   * writes neither z nor the carry. */
   guard_fill(z, 16);
-  assert_true(crisp_bn_mul_add(z, x, 0, 7) == 0);
-  assert_true(crisp_bn_mul_add(NULL, x, 0, 7) == 0);
-  assert_true(crisp_bn_mul_add(z, NULL, 0, 7) == 0);
-  assert_true(crisp_bn_mul_add(NULL, NULL, 0, 7) == 0);
-  assert_true(crisp_bn_mul_add(NULL, x, 4, 7) == 0);
-  assert_true(crisp_bn_mul_add(z, NULL, 4, 7) == 0);
-  assert_true(crisp_bn_mul_add(z, z + 1, 4, ONES) == 0);
-  assert_true(crisp_bn_mul_add(z + 1, z, 4, ONES) == 0);
+  crisp_limb carry = GUARD;
+  assert_int_equal(crisp_bn_mul_add(z, x, 0, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(NULL, x, 0, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z, NULL, 0, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(NULL, NULL, 0, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(NULL, x, 4, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z, NULL, 4, 7, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z, x, 4, 7, NULL), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z, z + 1, 4, ONES, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z + 1, z, 4, ONES, &carry), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z, z, 4, ONES, z + 3), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mul_add(z + 8, z, 4, ONES, z + 2), CRISP_E_INVALID);
   assert_untouched(z, 16);
+  assert_true(carry == GUARD);
 }
 
 static void test_errors_montgomery(void **state) {

@@ -9,7 +9,7 @@
  * not emulate AVX-512, so under valgrind avx512* implementations are skipped
  * (and said so); natively they are still compared. Its virtual CPU also
  * hides ADX, so the kernels are additionally called directly through their
- * descriptors (linked from the static library), which checks x86_64-adx. */
+ * descriptors (the static library's registry), which checks x86_64-adx. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,36 +22,7 @@
 
 #include "common.h"
 #include "crisp/crisp.h"
-#include "impl.h"
-
-/* Every Montgomery kernel built in, straight from the implementation list,
- * so that kernels dispatch would not pick under valgrind (its virtual CPU
- * hides ADX, though it executes ADCX / ADOX) are still checked. */
-#define COLLECT_crisp_bn_mont_mul_impl(symbol) &symbol,
-#define COLLECT_crisp_bn_mont_sqr_impl(symbol)
-#define COLLECT_crisp_md5_impl(symbol)
-#define COLLECT_crisp_md5_many_impl(symbol)
-#define COLLECT_crisp_poly1305_impl(symbol)
-#define COLLECT_crisp_bn_mul_impl(symbol)
-#define COLLECT_crisp_bn_sqr_impl(symbol)
-#define COLLECT_crisp_bn_mul_add_impl(symbol)
-#define CRISP_IMPL(type, symbol) extern const type symbol;
-#include "dispatch/impl_list.h"
-#undef CRISP_IMPL
-static const crisp_bn_mont_mul_impl *const mont_mul_kernels[] = {
-#define CRISP_IMPL(type, symbol) COLLECT_##type(symbol)
-#include "dispatch/impl_list.h"
-#undef CRISP_IMPL
-};
-#undef COLLECT_crisp_bn_mont_mul_impl
-#undef COLLECT_crisp_bn_mont_sqr_impl
-#define COLLECT_crisp_bn_mont_mul_impl(symbol)
-#define COLLECT_crisp_bn_mont_sqr_impl(symbol) &symbol,
-static const crisp_bn_mont_sqr_impl *const mont_sqr_kernels[] = {
-#define CRISP_IMPL(type, symbol) COLLECT_##type(symbol)
-#include "dispatch/impl_list.h"
-#undef CRISP_IMPL
-};
+#include "dispatch/registry.h"
 
 #define MAX_LIMBS 64
 
@@ -195,8 +166,8 @@ static void test_kernels_ct(void **state) {
     assert_int_equal(crisp_bn_mont_sqr(expected_sqr, a, m, n, minv), CRISP_OK);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
-    for (size_t k = 0; k < sizeof mont_mul_kernels / sizeof mont_mul_kernels[0]; k++) {
-      const crisp_bn_mont_mul_impl *impl = mont_mul_kernels[k];
+    for (size_t k = 0; k < crisp_registry_count(CRISP_KERNEL_BN_MONT_MUL); k++) {
+      const crisp_bn_mont_mul_impl *impl = crisp_registry_bn_mont_mul_at(k);
       if (!runnable(CRISP_KERNEL_BN_MONT_MUL, impl->info.name)) continue;
       memcpy(secret_a, a, sizeof secret_a);
       memcpy(secret_b, b, sizeof secret_b);
@@ -207,8 +178,8 @@ static void test_kernels_ct(void **state) {
       if (memcmp(r, expected_mul, n * sizeof(crisp_limb)) != 0)
         fail_msg("mont_mul kernel %s: n=%zu differs from generic", impl->info.name, n);
     }
-    for (size_t k = 0; k < sizeof mont_sqr_kernels / sizeof mont_sqr_kernels[0]; k++) {
-      const crisp_bn_mont_sqr_impl *impl = mont_sqr_kernels[k];
+    for (size_t k = 0; k < crisp_registry_count(CRISP_KERNEL_BN_MONT_SQR); k++) {
+      const crisp_bn_mont_sqr_impl *impl = crisp_registry_bn_mont_sqr_at(k);
       if (!runnable(CRISP_KERNEL_BN_MONT_SQR, impl->info.name)) continue;
       memcpy(secret_a, a, sizeof secret_a);
       VALGRIND_MAKE_MEM_UNDEFINED(secret_a, n * sizeof(crisp_limb));

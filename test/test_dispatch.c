@@ -5,6 +5,7 @@
  * captures fd 2 before its first crisp call; forking (not exec) keeps the
  * child on the same emulated CPU when the suite runs under qemu-user. The
  * parent makes no crisp call until every child has run. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,7 +19,7 @@ enum { CHILD_NO_SUCH_LEVEL = 77, CHILD_NOT_APPLICABLE = 78 };
 
 static const char *const feature_names[] = {"sse2",     "bmi1",     "bmi2",     "adx",        "avx",
                                             "avx2",     "avx512f",  "avx512vl", "avx512bw",   "avx512dq",
-                                            "avx512ifma", "asimd", "pmull",    "sha2",       "sve"};
+                                            "avx512ifma", "asimd"};
 
 /* JDK switch names and the kernels each sends to generic. */
 static const struct {
@@ -120,7 +121,8 @@ static int known_answers_wrong(void) {
 
 /* ---- environment cases, each in a child ------------------------------- */
 
-typedef enum force_kind { FORCE_UNSET, FORCE_LEVEL, FORCE_NOT_A_LEVEL } force_kind;
+/* FORCE_EMPTY sets CRYPTO_FORCE= (empty), which must act as unset. */
+typedef enum force_kind { FORCE_UNSET, FORCE_EMPTY, FORCE_LEVEL, FORCE_NOT_A_LEVEL } force_kind;
 
 typedef struct scenario {
   const char *label;
@@ -128,6 +130,7 @@ typedef struct scenario {
   const char *force_value;   /* FORCE_NOT_A_LEVEL: the text */
   size_t level_index;        /* FORCE_LEVEL: index into crisp_levels() */
   int only_missing;          /* FORCE_LEVEL: exit CHILD_NOT_APPLICABLE when the CPU has the level */
+  int upper_case;            /* FORCE_LEVEL: spell the level in capitals */
   const char *options;       /* NULL: CRYPTO_OPTIONS unset */
   uint32_t generic_kernels;  /* kernels CRYPTO_OPTIONS should send to generic */
   int option_lines;          /* stderr lines CRYPTO_OPTIONS should cause */
@@ -194,7 +197,13 @@ static void run_child(const scenario *s) {
   if (s->force == FORCE_LEVEL && !nth_word(crisp_levels(), s->level_index, forced, sizeof forced))
     _exit(CHILD_NO_SUCH_LEVEL);
   if (s->force == FORCE_UNSET) unsetenv("CRYPTO_FORCE");
-  if (s->force == FORCE_LEVEL) setenv("CRYPTO_FORCE", forced, 1);
+  if (s->force == FORCE_EMPTY) setenv("CRYPTO_FORCE", "", 1);
+  if (s->force == FORCE_LEVEL) {
+    char spelled[32];
+    snprintf(spelled, sizeof spelled, "%s", forced);
+    for (char *c = spelled; s->upper_case && *c; c++) *c = (char)toupper((unsigned char)*c);
+    setenv("CRYPTO_FORCE", spelled, 1);
+  }
   if (s->force == FORCE_NOT_A_LEVEL) setenv("CRYPTO_FORCE", s->force_value, 1);
   if (s->options)
     setenv("CRYPTO_OPTIONS", s->options, 1);
@@ -270,7 +279,7 @@ static void run_child(const scenario *s) {
                 s->option_line_has, err.lines[force_lines]);
   if (s->force == FORCE_LEVEL && forced_ok)
     CHILD_CHECK(strstr(reason, "CRYPTO_FORCE") != NULL, "reason does not mention CRYPTO_FORCE: %s", reason);
-  if (s->force == FORCE_UNSET && !s->options) CHILD_CHECK(strstr(reason, "default") != NULL, "reason: %s", reason);
+  if ((s->force == FORCE_UNSET || s->force == FORCE_EMPTY) && !s->options) CHILD_CHECK(strstr(reason, "default") != NULL, "reason: %s", reason);
   /* crisp_force(NULL) returned to what the environment chose. */
   CHILD_CHECK(strcmp(crisp_level(), level) == 0, "after crisp_force(NULL) level is %s, not %s", crisp_level(), level);
   if (child_failures) {
@@ -321,6 +330,10 @@ static void test_env_force_each_level(void **state) {
     if (code == CHILD_NO_SUCH_LEVEL) break;
     if (code != 0) print_error("[%s] failed (exit %d)\n", label, code);
     assert_int_equal(code, 0);
+    /* Level names are case-insensitive: the same level in capitals. */
+    snprintf(label, sizeof label, "CRYPTO_FORCE=<level %zu in capitals>", i);
+    const scenario upper = {.label = label, .force = FORCE_LEVEL, .level_index = i, .upper_case = 1};
+    assert_int_equal(run_scenario(&upper), 0);
     levels++;
   }
   assert_true(levels >= 1);
@@ -355,13 +368,15 @@ static void test_env_force_not_a_level(void **state) {
   (void)state;
   static char very_long[5001];
   memset(very_long, 'a', sizeof very_long - 1);
-  const char *values[] = {"bogus", "", "avx3", "generic,avx2", " generic", "\xc3\xa9t\xc3\xa9\xff\x1b[31m\x07", very_long};
+  const char *values[] = {"bogus", "avx3", "generic,avx2", " generic", "generic ", "avx2x", "avx", "\xc3\xa9t\xc3\xa9\xff\x1b[31m\x07", very_long};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     char label[64];
     snprintf(label, sizeof label, "CRYPTO_FORCE=<not a level #%zu>", i);
     const scenario s = {.label = label, .force = FORCE_NOT_A_LEVEL, .force_value = values[i]};
     expect_pass(&s);
   }
+  const scenario empty = {.label = "CRYPTO_FORCE= (empty, as unset)", .force = FORCE_EMPTY};
+  expect_pass(&empty);
 }
 
 /* Each -Use... switch sends its kernels to generic, the others stay; each
@@ -399,6 +414,10 @@ static void test_env_options_lists(void **state) {
       {.label = "500 copies of a switch", .options = many_valid, .generic_kernels = switches[0].kernels},
       {.label = "empty options", .options = ""},
       {.label = "only separators", .options = " ,, \t,"},
+      {.label = "newline separated", .options = "-UseMD5Intrinsics\n-UsePoly1305Intrinsics\r\n",
+       .generic_kernels = switches[0].kernels | switches[1].kernels},
+      {.label = "switch names are case-insensitive", .options = "-usemd5intrinsics,-USEPOLY1305INTRINSICS",
+       .generic_kernels = switches[0].kernels | switches[1].kernels},
       {.label = "CRYPTO_FORCE=generic with +UsePoly1305Intrinsics", .force = FORCE_LEVEL, .level_index = 0,
        .options = "+UsePoly1305Intrinsics"},
   };
@@ -409,12 +428,24 @@ static void test_env_options_garbage(void **state) {
   (void)state;
   static char very_long[5001];
   memset(very_long, 'x', sizeof very_long - 1);
+  static char many_unknown[20000 * 3];
+  for (size_t i = 0; i < 20000; i++) memcpy(many_unknown + 3 * i, "-x,", 3);
+  many_unknown[sizeof many_unknown - 1] = '\0';
   const scenario cases[] = {
       {.label = "unknown switch", .options = "-UseBogusIntrinsics", .option_lines = 1,
        .option_line_has = "UseBogusIntrinsics"},
       {.label = "unknown switch among known ones", .options = "-UseMD5Intrinsics,-UseBogusIntrinsics",
        .generic_kernels = switches[0].kernels, .option_lines = 1, .option_line_has = "UseBogusIntrinsics"},
       {.label = "switch without a sign", .options = "UseMD5Intrinsics", .option_lines = 1},
+      {.label = "switch with a suffix", .options = "-UseMD5IntrinsicsXYZ", .option_lines = 1,
+       .option_line_has = "UseMD5IntrinsicsXYZ"},
+      {.label = "switch cut short", .options = "-UseMD5Intrinsic", .option_lines = 1},
+      {.label = "switch with two signs", .options = "--UseMD5Intrinsics", .option_lines = 1},
+      {.label = "sign alone", .options = "-", .option_lines = 1},
+      {.label = "20000 unknown switches, one line", .options = many_unknown, .option_lines = 1,
+       .option_line_has = "19997 more"},
+      {.label = "three unknown switches named", .options = "-A,-B,+C", .option_lines = 1,
+       .option_line_has = "'-A', '-B', '+C' ignored"},
       {.label = "very long token", .options = very_long, .option_lines = 1},
       {.label = "non-ASCII", .options = "\xff\xfe-Use\xc3\xa9\x1b[2J", .option_lines = 1},
       {.label = "CRYPTO_FORCE not a level and an unknown switch", .force = FORCE_NOT_A_LEVEL, .force_value = "max",

@@ -72,7 +72,7 @@ static void do_products(thread_result *r) {
   crisp_bn_mul(r->product, x, LIMBS, y, LIMBS);
   crisp_bn_sqr(r->square, x, LIMBS);
   memcpy(r->mul_add, y, LIMBS * sizeof(crisp_limb));
-  r->mul_add[LIMBS] = crisp_bn_mul_add(r->mul_add, x, LIMBS, 0xfedcba9876543210ull);
+  crisp_bn_mul_add(r->mul_add, x, LIMBS, 0xfedcba9876543210ull, &r->mul_add[LIMBS]);
 }
 
 static void do_montgomery(thread_result *r) {

@@ -14,18 +14,22 @@ extern "C" {
 #define CRISP_MD5_DIGEST_SIZE 16
 #define CRISP_MD5_BLOCK_SIZE 64
 
-/* Stack-allocatable stream state. The fields are private; the context keeps
- * the implementation it was initialised with. */
+/* Part of the ABI: the size of a stream context. */
+#define CRISP_MD5_CTX_SIZE 128
+
+/* Opaque, stack-allocatable, any 8-byte-aligned placement (malloc, a struct
+ * member). crisp_md5_update and crisp_md5_final keep the implementation the
+ * context was initialised with, so a later crisp_force() never changes it
+ * mid-stream. */
 typedef struct crisp_md5_ctx {
-  uint32_t state[4];
-  uint64_t bytes;      /* message length so far */
-  const void *impl;    /* implementation chosen at init */
-  uint8_t buffer[CRISP_MD5_BLOCK_SIZE];
+  CRISP_ALIGNED(8) unsigned char opaque[CRISP_MD5_CTX_SIZE];
 } crisp_md5_ctx;
 
-/* Preconditions: ctx and digest are not NULL, data is not NULL when len > 0,
- * and a context is initialised before use; a call that breaks one does
- * nothing. */
+/* Preconditions of these void functions: ctx and digest are not NULL, data
+ * is not NULL when len > 0; a call that breaks one does nothing. A context
+ * must be initialised before use: an all-zero context (static storage,
+ * memset, or one crisp_md5_final has wiped) is inert and ignores update and
+ * final, but a never-initialised stack context is undefined behaviour. */
 CRISP_API void crisp_md5_init(crisp_md5_ctx *ctx);
 CRISP_API void crisp_md5_update(crisp_md5_ctx *ctx, const void *data, size_t len);
 CRISP_API void crisp_md5_final(crisp_md5_ctx *ctx, uint8_t digest[CRISP_MD5_DIGEST_SIZE]);
@@ -33,8 +37,12 @@ CRISP_API void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_
 
 /* Same effect as crisp_md5_update(ctx[i], data[i], len[i]) for every i < n,
  * with the messages hashed side by side in SIMD lanes where the CPU has them.
- * The contexts must be distinct; lengths may differ and need not be multiples
- * of the block size. */
+ * The lanes run the md5_many implementation in force at the call, whatever
+ * the contexts were initialised with; every MD5 implementation keeps the
+ * same plain chaining state, so the digest is the same either way. The
+ * contexts must be distinct; lengths may differ and need not be multiples of
+ * the block size. When a pointer breaks a precondition (or a context is
+ * inert) nothing is hashed at all. */
 CRISP_API void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[],
                                      const size_t len[], size_t n);
 /* digests[i] = MD5(data[i][0..len[i])) for every i < n. */

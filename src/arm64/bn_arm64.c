@@ -172,28 +172,28 @@ void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_lim
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_arm64_impl = {
-    .info = {CRISP_KERNEL_BN_MUL, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .mul = crisp_bn_mul_arm64,
 };
 
 const crisp_bn_sqr_impl crisp_bn_sqr_arm64_impl = {
-    .info = {CRISP_KERNEL_BN_SQR, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .sqr = crisp_bn_sqr_arm64,
 };
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_arm64_impl = {
-    .info = {CRISP_KERNEL_BN_MUL_ADD, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .mul_add = crisp_bn_mul_add_arm64,
 };
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_arm64_impl = {
-    .info = {CRISP_KERNEL_BN_MONT_MUL, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .mont_mul = crisp_bn_mont_mul_arm64,
     .mod_exp = NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_arm64_impl = {
-    .info = {CRISP_KERNEL_BN_MONT_SQR, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .mont_sqr = crisp_bn_mont_sqr_arm64,
 };
 

@@ -119,7 +119,7 @@ void crisp_md5_arm64(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 }
 
 const crisp_md5_impl crisp_md5_arm64_impl = {
-    .info = {CRISP_KERNEL_MD5, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .blocks = crisp_md5_arm64,
 };
 

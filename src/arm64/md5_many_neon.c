@@ -164,7 +164,7 @@ void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], c
 }
 
 const crisp_md5_many_impl crisp_md5_many_neon_impl = {
-    .info = {CRISP_KERNEL_MD5_MANY, "neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
+    .info = {"neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
     .blocks_many = crisp_md5_many_neon,
 };
 

@@ -28,7 +28,7 @@ void crisp_poly1305_finish_arm64(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_arm64_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "arm64", CRISP_LEVEL_ARM64, 0},
+    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
     .init = crisp_poly1305_init_arm64,
     .blocks = crisp_poly1305_blocks_arm64,
     .finish = crisp_poly1305_finish_arm64,

@@ -221,7 +221,7 @@ void crisp_poly1305_finish_neon(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_neon_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
+    .info = {"neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
     .init = crisp_poly1305_init_neon,
     .blocks = crisp_poly1305_blocks_neon,
     .finish = crisp_poly1305_finish_neon,

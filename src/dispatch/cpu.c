@@ -24,8 +24,7 @@ static const struct {
     {CRISP_CPU_AVX512F, "avx512f"},   {CRISP_CPU_AVX512VL, "avx512vl"},
     {CRISP_CPU_AVX512BW, "avx512bw"}, {CRISP_CPU_AVX512DQ, "avx512dq"},
     {CRISP_CPU_AVX512IFMA, "avx512ifma"},
-    {CRISP_CPU_ASIMD, "asimd"},       {CRISP_CPU_PMULL, "pmull"},
-    {CRISP_CPU_SHA2, "sha2"},         {CRISP_CPU_SVE, "sve"},
+    {CRISP_CPU_ASIMD, "asimd"},
 };
 
 void crisp_cpu_feature_names(uint32_t features, char *out, size_t size) {
@@ -68,9 +67,6 @@ crisp_cpu crisp_cpu_probe(void) {
   const Aarch64Features f = info.features;
   crisp_cpu cpu = {0};
   cpu.features |= f.asimd ? CRISP_CPU_ASIMD : 0;
-  cpu.features |= f.pmull ? CRISP_CPU_PMULL : 0;
-  cpu.features |= f.sha2 ? CRISP_CPU_SHA2 : 0;
-  cpu.features |= f.sve ? CRISP_CPU_SVE : 0;
   snprintf(cpu.brand, sizeof cpu.brand, "arm64 (implementer 0x%02x, part 0x%03x)",
            (unsigned)info.implementer, (unsigned)info.part);
   return cpu;

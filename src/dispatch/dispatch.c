@@ -31,14 +31,9 @@ static _Atomic(const char *) reason;
 static const crisp_impl_info *pinned[CRISP_KERNEL_COUNT];
 
 static const char *const kernel_names[CRISP_KERNEL_COUNT] = {
-    [CRISP_KERNEL_MD5] = "md5",
-    [CRISP_KERNEL_MD5_MANY] = "md5_many",
-    [CRISP_KERNEL_POLY1305] = "poly1305",
-    [CRISP_KERNEL_BN_MUL] = "bn_mul",
-    [CRISP_KERNEL_BN_SQR] = "bn_sqr",
-    [CRISP_KERNEL_BN_MUL_ADD] = "bn_mul_add",
-    [CRISP_KERNEL_BN_MONT_MUL] = "bn_mont_mul",
-    [CRISP_KERNEL_BN_MONT_SQR] = "bn_mont_sqr",
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) [CRISP_KERNEL_##ENUM] = #name,
+    CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
 };
 
 static int valid_kernel(crisp_kernel kernel) { return (unsigned)kernel < CRISP_KERNEL_COUNT; }

@@ -1,6 +1,7 @@
 /* src/dispatch/env.c - parses CRYPTO_FORCE=LEVEL and the JDK-style
- * CRYPTO_OPTIONS switches. These two stderr lines (and nothing else) are what
- * the library ever prints. */
+ * CRYPTO_OPTIONS switches. One stderr line for a bad CRYPTO_FORCE and one
+ * for all bad switches together are all the library ever prints. Level and
+ * switch names are case-insensitive. */
 #include "env.h"
 
 #include <stdio.h>
@@ -12,19 +13,16 @@
 #include "cpu.h"
 #include "levels.h"
 
-/* JDK flag names, each sending its kernels to generic when given as -Name. */
-static const struct {
-  const char *name;
-  uint32_t kernels;
-} switches[] = {
-    {"UseMD5Intrinsics", 1u << CRISP_KERNEL_MD5 | 1u << CRISP_KERNEL_MD5_MANY},
-    {"UsePoly1305Intrinsics", 1u << CRISP_KERNEL_POLY1305},
-    {"UseMultiplyToLenIntrinsic", 1u << CRISP_KERNEL_BN_MUL},
-    {"UseSquareToLenIntrinsic", 1u << CRISP_KERNEL_BN_SQR},
-    {"UseMulAddIntrinsic", 1u << CRISP_KERNEL_BN_MUL_ADD},
-    {"UseMontgomeryMultiplyIntrinsic", 1u << CRISP_KERNEL_BN_MONT_MUL},
-    {"UseMontgomerySquareIntrinsic", 1u << CRISP_KERNEL_BN_MONT_SQR},
+/* The JDK switches, generated from the kernel list: switch_names[k] is the
+ * CRYPTO_OPTIONS name that sends kernel k to generic (kernels may share one). */
+static const char *const switch_names[CRISP_KERNEL_COUNT] = {
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) [CRISP_KERNEL_##ENUM] = jdk_switch,
+    CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
 };
+
+/* Unknown switches named in the one warning line; the rest are counted. */
+#define SHOWN_UNKNOWN 3
 
 /* Copies at most 48 characters of untrusted text, printable ASCII only, so a
  * hostile variable cannot flood or garble the one line we print. */
@@ -63,40 +61,83 @@ static void read_force(const char *value, uint32_t cpu_features, crisp_env_choic
   snprintf(choice->reason, sizeof choice->reason, "CRYPTO_FORCE=%s", crisp_level_name(choice->cap));
 }
 
-/* One switch: "-Name" sends Name's kernels to generic, "+Name" keeps them. */
-static void read_switch(const char *token, crisp_env_choice *choice) {
-  const char sign = token[0];
-  for (size_t i = 0; (sign == '-' || sign == '+') && i < sizeof switches / sizeof switches[0]; i++) {
-    if (strcmp(token + 1, switches[i].name) != 0) continue;
-    if (sign == '-')
-      choice->generic_kernels |= switches[i].kernels;
-    else
-      choice->generic_kernels &= ~switches[i].kernels;
-    return;
-  }
-  char shown[64];
-  quote(token, shown, sizeof shown);
-  fprintf(stderr, "crisp: CRYPTO_OPTIONS: unknown switch '%s' ignored (known: -/+UseMD5Intrinsics, "
-                  "UsePoly1305Intrinsics, UseMultiplyToLenIntrinsic, UseSquareToLenIntrinsic, "
-                  "UseMulAddIntrinsic, UseMontgomeryMultiplyIntrinsic, UseMontgomerySquareIntrinsic)\n",
-          shown);
-  choice->status = CRISP_E_INVALID;
+/* The kernels a switch name (case-insensitive) controls; 0 when unknown. */
+static uint32_t switch_kernels(const char *name) {
+  uint32_t kernels = 0;
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    if (strcasecmp(name, switch_names[k]) == 0) kernels |= 1u << k;
+  return kernels;
 }
 
+/* "UseMD5Intrinsics, UsePoly1305Intrinsics, ...": each switch once. */
+static void list_switches(char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    if (switch_kernels(switch_names[k]) & ((1u << k) - 1)) continue; /* listed with an earlier kernel */
+    const int n = snprintf(out + used, size - used, "%s%s", used ? ", " : "", switch_names[k]);
+    if (n < 0 || (size_t)n >= size - used) break;
+    used += (size_t)n;
+  }
+}
+
+/* Unknown switches seen so far: the first few quoted, the rest counted. */
+typedef struct unknown_switches {
+  size_t count;
+  char shown[SHOWN_UNKNOWN][64];
+} unknown_switches;
+
+/* One switch: "-Name" sends Name's kernels to generic, "+Name" keeps them. */
+static void read_switch(const char *token, crisp_env_choice *choice, unknown_switches *unknown) {
+  const char sign = token[0];
+  const uint32_t kernels = (sign == '-' || sign == '+') ? switch_kernels(token + 1) : 0;
+  if (kernels) {
+    if (sign == '-')
+      choice->generic_kernels |= kernels;
+    else
+      choice->generic_kernels &= ~kernels;
+    return;
+  }
+  if (unknown->count < SHOWN_UNKNOWN) quote(token, unknown->shown[unknown->count], sizeof unknown->shown[0]);
+  unknown->count++;
+}
+
+/* The one line for every unknown switch together. */
+static void report_unknown(const unknown_switches *unknown) {
+  char known[256], names[3 * SHOWN_UNKNOWN * 64];
+  list_switches(known, sizeof known);
+  size_t used = 0;
+  names[0] = '\0';
+  for (size_t i = 0; i < unknown->count && i < SHOWN_UNKNOWN; i++)
+    used += (size_t)snprintf(names + used, sizeof names - used, "%s'%s'", i ? ", " : "", unknown->shown[i]);
+  char more[48] = "";
+  if (unknown->count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", unknown->count - SHOWN_UNKNOWN);
+  fprintf(stderr, "crisp: CRYPTO_OPTIONS: unknown switch%s %s%s ignored (known: -/+ with %s)\n",
+          unknown->count > 1 ? "es" : "", names, more, known);
+}
+
+/* Switches are separated by commas, spaces, tabs or newlines. */
+#define SEPARATORS ", \t\r\n"
+
 static void read_options(const char *value, crisp_env_choice *choice) {
+  unknown_switches unknown = {0};
   char token[64];
   const char *p = value;
   while (*p) {
-    p += strspn(p, ", \t");
-    size_t len = strcspn(p, ", \t");
+    p += strspn(p, SEPARATORS);
+    size_t len = strcspn(p, SEPARATORS);
     if (len == 0) break;
     /* An over-long token cannot be a switch; keep a prefix to report it. */
     size_t keep = len < sizeof token - 1 ? len : sizeof token - 1;
     memcpy(token, p, keep);
     token[keep] = '\0';
     if (len >= sizeof token) token[keep - 1] = '?';
-    read_switch(token, choice);
+    read_switch(token, choice, &unknown);
     p += len;
+  }
+  if (unknown.count) {
+    report_unknown(&unknown);
+    choice->status = CRISP_E_INVALID;
   }
   if (choice->generic_kernels) {
     size_t used = strlen(choice->reason);
@@ -107,8 +148,9 @@ static void read_options(const char *value, crisp_env_choice *choice) {
 crisp_env_choice crisp_env_read(uint32_t cpu_features) {
   crisp_env_choice choice = {.cap = crisp_level_best(cpu_features), .status = CRISP_OK};
   snprintf(choice.reason, sizeof choice.reason, "default");
+  /* An empty CRYPTO_FORCE= is how shells unset a variable for one command. */
   const char *force = getenv("CRYPTO_FORCE");
-  if (force) read_force(force, cpu_features, &choice);
+  if (force && *force) read_force(force, cpu_features, &choice);
   const char *options = getenv("CRYPTO_OPTIONS");
   if (options) read_options(options, &choice);
   return choice;

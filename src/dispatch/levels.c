@@ -9,19 +9,17 @@ typedef struct level_desc {
 } level_desc;
 
 static const level_desc levels[CRISP_LEVEL_COUNT] = {
-    [CRISP_LEVEL_GENERIC] = {"generic", 0},
-#if defined(CRISP_ARCH_X86_64)
-    /* SSE2 is part of the x86-64 baseline, so this level is always there. */
-    [CRISP_LEVEL_X86_64] = {"x86_64", 0},
-    [CRISP_LEVEL_AVX2] = {"avx2", CRISP_CPU_AVX | CRISP_CPU_AVX2},
-    [CRISP_LEVEL_AVX512] = {"avx512", CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW},
-    [CRISP_LEVEL_AVX512IFMA] = {"avx512ifma", CRISP_CPU_AVX512IFMA},
-#elif defined(CRISP_ARCH_ARM64)
-    [CRISP_LEVEL_ARM64] = {"arm64", 0},
-    /* ASIMD is mandatory in ARMv8-A, but a probe that says so costs nothing. */
-    [CRISP_LEVEL_NEON] = {"neon", CRISP_CPU_ASIMD},
-#endif
+#define CRISP_LEVEL(ID, name, features) [CRISP_LEVEL_##ID] = {name, features},
+    CRISP_LEVEL_LIST(CRISP_LEVEL)
+#undef CRISP_LEVEL
 };
+
+/* " generic x86_64 ..." at compile time; the list starts after the first space. */
+static const char level_list[] =
+#define CRISP_LEVEL(ID, name, features) " " name
+    CRISP_LEVEL_LIST(CRISP_LEVEL)
+#undef CRISP_LEVEL
+    ;
 
 const char *crisp_level_name(crisp_level_id level) {
   return (unsigned)level < CRISP_LEVEL_COUNT ? levels[level].name : "unknown";
@@ -48,12 +46,4 @@ crisp_level_id crisp_level_best(uint32_t cpu_features) {
   return best;
 }
 
-const char *crisp_level_list(void) {
-#if defined(CRISP_ARCH_X86_64)
-  return "generic x86_64 avx2 avx512 avx512ifma";
-#elif defined(CRISP_ARCH_ARM64)
-  return "generic arm64 neon";
-#else
-  return "generic";
-#endif
-}
+const char *crisp_level_list(void) { return level_list + 1; }

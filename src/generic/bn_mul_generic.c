@@ -18,6 +18,6 @@ void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const c
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_generic_impl = {
-    .info = {CRISP_KERNEL_BN_MUL, "generic", CRISP_LEVEL_GENERIC, 0},
+    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
     .mul = crisp_bn_mul_generic,
 };

@@ -36,6 +36,6 @@ void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_generic_impl = {
-    .info = {CRISP_KERNEL_BN_SQR, "generic", CRISP_LEVEL_GENERIC, 0},
+    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
     .sqr = crisp_bn_sqr_generic,
 };

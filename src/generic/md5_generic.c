@@ -68,6 +68,6 @@ void crisp_md5_generic(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 }
 
 const crisp_md5_impl crisp_md5_generic_impl = {
-    .info = {CRISP_KERNEL_MD5, "generic", CRISP_LEVEL_GENERIC, 0},
+    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
     .blocks = crisp_md5_generic,
 };

@@ -100,7 +100,7 @@ void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_generic_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "generic", CRISP_LEVEL_GENERIC, 0},
+    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
     .init = crisp_poly1305_init_generic,
     .blocks = crisp_poly1305_blocks_generic,
     .finish = crisp_poly1305_finish_generic,

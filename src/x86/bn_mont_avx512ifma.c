@@ -268,12 +268,12 @@ void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const cris
    CRISP_CPU_BMI2 | CRISP_CPU_ADX)
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_avx512ifma_impl = {
-    {CRISP_KERNEL_BN_MONT_MUL, "avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     crisp_bn_mont_mul_avx512ifma,
     crisp_bn_mod_exp_avx512ifma,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_avx512ifma_impl = {
-    {CRISP_KERNEL_BN_MONT_SQR, "avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     crisp_bn_mont_sqr_avx512ifma,
 };

@@ -25,12 +25,12 @@ void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_li
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_impl = {
-    {CRISP_KERNEL_BN_MONT_MUL, "x86_64", CRISP_LEVEL_X86_64, 0u},
+    {"x86_64", CRISP_LEVEL_X86_64, 0u},
     crisp_bn_mont_mul_x86_64,
     NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_impl = {
-    {CRISP_KERNEL_BN_MONT_SQR, "x86_64", CRISP_LEVEL_X86_64, 0u},
+    {"x86_64", CRISP_LEVEL_X86_64, 0u},
     crisp_bn_mont_sqr_x86_64,
 };

@@ -25,12 +25,12 @@ void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_adx_impl = {
-    {CRISP_KERNEL_BN_MONT_MUL, "x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
     crisp_bn_mont_mul_x86_64_adx,
     NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_adx_impl = {
-    {CRISP_KERNEL_BN_MONT_SQR, "x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
     crisp_bn_mont_sqr_x86_64_adx,
 };

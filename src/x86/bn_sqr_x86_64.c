@@ -11,6 +11,6 @@
 void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_impl = {
-    {CRISP_KERNEL_BN_SQR, "x86_64", CRISP_LEVEL_X86_64, 0u},
+    {"x86_64", CRISP_LEVEL_X86_64, 0u},
     crisp_bn_sqr_x86_64,
 };

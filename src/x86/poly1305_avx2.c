@@ -64,7 +64,7 @@ void crisp_poly1305_blocks_avx2(void *state, const uint8_t *data, size_t nblocks
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "avx2", CRISP_LEVEL_AVX2,
+    .info = {"avx2", CRISP_LEVEL_AVX2,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx2,

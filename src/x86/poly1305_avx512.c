@@ -57,7 +57,7 @@ void crisp_poly1305_blocks_avx512(void *state, const uint8_t *data, size_t nbloc
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "avx512", CRISP_LEVEL_AVX512,
+    .info = {"avx512", CRISP_LEVEL_AVX512,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
                  CRISP_CPU_AVX512DQ},
     .init = crisp_poly1305_init_x86_64,

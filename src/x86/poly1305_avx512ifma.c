@@ -215,7 +215,7 @@ void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t n
 _Static_assert(IFMA_COLD_BLOCKS >= LANES && IFMA_WARM_BLOCKS >= LANES, "the vector path needs one full step");
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "avx512ifma", CRISP_LEVEL_AVX512IFMA,
+    .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
                  CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA},
     .init = crisp_poly1305_init_x86_64,

@@ -127,7 +127,7 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_x86_64_impl = {
-    .info = {CRISP_KERNEL_POLY1305, "x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
+    .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_x86_64,
     .finish = crisp_poly1305_finish_x86_64,
