@@ -9,8 +9,7 @@
  * and adds the diagonal; Montgomery is the full product or square followed
  * by a word-by-word reduction (SOS) and a masked final subtraction. Nothing
  * branches on or indexes by limb values; loops depend on lengths only.
- * ISA: ARMv8-A base. Lengths: any; rows of 4+ limbs run the asm steps.
- * Speed: not measured on real hardware (only qemu-aarch64 was available). */
+ * ISA: ARMv8-A base. Lengths: any; rows of 4+ limbs run the asm steps. */
 #include "impl.h"
 #include "util.h"
 

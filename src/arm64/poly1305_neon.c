@@ -11,12 +11,10 @@
  * kept, so short and long updates mix freely in one stream.
  * Length awareness: a call with fewer than CROSSOVER_BLOCKS blocks stays
  * scalar (radix 2^64, MUL/UMULH), as does the odd block a run leaves.
- * CROSSOVER_BLOCKS = 16 (256 bytes) is NOT measured: there is no arm64
- * hardware here, only qemu, whose timings say nothing about a real core. It
- * is the 256-byte gate the JDK put in front of its vector Poly1305, chosen
- * as a conservative value; measure on a real core and adjust.
- * ISA: ARMv8-A ASIMD. Lengths: long messages (>= 256 bytes per update).
- * Speed: not measured on real hardware. */
+ * CROSSOVER_BLOCKS = 16 (256 bytes) is the gate the JDK put in front of its
+ * vector Poly1305, a conservative value rather than a measured crossover
+ * (the README says where arm64 figures come from).
+ * ISA: ARMv8-A ASIMD. Lengths: long messages (>= 256 bytes per update). */
 #include "arm64/poly1305_arm64.h"
 
 #if defined(CRISP_ARCH_ARM64)

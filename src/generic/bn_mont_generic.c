@@ -2,8 +2,7 @@
  * limb arrays in portable C (JDK montgomeryMultiply / montgomerySquare):
  * the full 2n-limb product or square, then a word-by-word Montgomery
  * reduction (SOS) and one masked final subtraction. Constant time in the
- * operand values; n <= CRISP_BN_MONT_MAX_LIMBS, scratch on the stack.
- * Zen 4, gcc 12 -O2, 2048 bits: mont_mul about 1.55 us, mont_sqr 1.24 us. */
+ * operand values; n <= CRISP_BN_MONT_MAX_LIMBS, scratch on the stack. */
 #include "bn_word.h"
 #include "generic.h"
 

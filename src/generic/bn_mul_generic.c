@@ -1,7 +1,6 @@
 /* src/generic/bn_mul_generic.c - schoolbook product of 64-bit limb arrays
  * in portable C (JDK multiplyToLen): one multiply row, then one
- * multiply-accumulate row per limb of the shorter operand. O(xn * yn).
- * Zen 4, gcc 12 -O2: 2048 x 2048 bits in about 0.71 us. */
+ * multiply-accumulate row per limb of the shorter operand. O(xn * yn). */
 #include "bn_word.h"
 #include "generic.h"
 

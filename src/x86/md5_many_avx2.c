@@ -11,15 +11,13 @@
  * its message ends and leaves the last lanes to the scalar code.
  * ISA: AVX2 (built with the avx2 flag set, which also allows BMI1/BMI2 in the
  * scalar glue: the descriptor lists them).
- * Speed on AMD EPYC family 1Ah (Zen 5, 2-cycle vector latency): 16 messages
- * of 16 KiB at about 0.46 TSC cycles/byte aggregate, 6.1x OpenSSL 3.0 MD5()
- * on one message (crisp bench --peers).
  * Meant for: 3 or more messages of a few blocks or more each. */
 #include <immintrin.h>
 
 #include "x86/md5_lanes.h"
 
-/* Below this many busy lanes the scalar code is faster (measured on Zen 5). */
+/* Below this many busy lanes the scalar code is faster: a two-group step
+ * costs about as much as three scalar steps (crisp bench --impl all). */
 #define MIN_BUSY_LANES 3
 
 /* Message word of step i: k = i, 1 + 5i, 5 + 3i, 7i (mod 16) in rounds

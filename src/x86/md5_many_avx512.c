@@ -11,17 +11,17 @@
  * its message ends and leaves the last lanes to the scalar code.
  * ISA: AVX-512F + AVX-512VL (built with the avx512 flag set, so BW/DQ/AVX2
  * encodings may appear: the descriptor lists them).
- * Speed on AMD EPYC family 1Ah (Zen 5, where every vector integer op has
- * 2-cycle latency, so a step takes 8 cycles): 16 messages of 16 KiB at about
- * 0.31 TSC cycles/byte aggregate, 9.2x OpenSSL 3.0 MD5() on one message;
- * 32 messages of 64 KiB (two groups) 15x (crisp bench --peers).
+ * Cycle model: a step is four dependent vector operations, so one group
+ * runs at four vector latencies a step whatever its lane count; the second
+ * group fills that latency, which is why more than 16 messages gain most.
  * Meant for: 2 or more messages of a few blocks or more each. */
 #include <immintrin.h>
 
 #include "x86/md5_lanes.h"
 
 /* Below this many busy lanes the scalar code is faster: a lane step costs
- * as much for one lane as for sixteen (measured on Zen 5). */
+ * as much for one lane as for sixteen, and one vector step is about twice a
+ * scalar one where vector latency is two cycles. */
 #define MIN_BUSY_LANES 2
 
 /* Message word of step i: k = i, 1 + 5i, 5 + 3i, 7i (mod 16) in rounds

@@ -7,10 +7,9 @@
  * ISA: x86-64 (SSE2-era CPUs); the _bmi1 entry also needs BMI1.
  * Meant for: any length; the single-stream workhorse and the fallback of the
  * SIMD lane kernels when few lanes are busy.
- * Speed on AMD EPYC family 1Ah (Zen 5): 16 KiB at 2.72 TSC cycles/byte (the
- * 288-cycle latency bound of 5/4/4/5-cycle F/G/H/I steps), 1.05-1.06x
- * OpenSSL 3.0 MD5(), whose G step takes 5; the ANDN entry runs at the same
- * speed (its not-terms are off the path either way).
+ * Cycle model: the latency bound is 5/4/4/5 cycles for F/G/H/I steps, 288
+ * cycles a block (a G step of 5 cycles, as in the usual form, makes 304); the
+ * ANDN entry has the same bound, its not-terms being off the path either way.
  *
  * The round step is built for its critical path, which runs through b (the
  * value the previous step produced) into the new a:
