@@ -58,24 +58,6 @@ static int check_modulus(const crisp_limb *m, size_t n) {
   return CRISP_OK;
 }
 
-/* x = 2x mod m for x < m, without a branch on the values. */
-static void double_mod(crisp_limb *x, const crisp_limb *m, size_t n) {
-  crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  const crisp_limb carry = x[n - 1] >> 63;
-  for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
-  x[0] <<= 1;
-  crisp_limb borrow = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb a = x[i], b = m[i];
-    const crisp_limb d = a - b - borrow;
-    borrow = ((~a & b) | (~(a ^ b) & d)) >> 63;
-    difference[i] = d;
-  }
-  /* 2x < 2m: keep 2x only when it did not carry out and is below m. */
-  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (carry ^ 1));
-  for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
-}
-
 void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
                               const crisp_bn_mont_sqr_impl *sqr) {
   crisp_limb x[CRISP_BN_MONT_MAX_LIMBS], t[CRISP_BN_MONT_MAX_LIMBS];
@@ -88,14 +70,14 @@ void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, cri
     x[n - 1] = 1;
   else
     x[0] = m[0] != 1;
-  for (int i = 0; i < 65; i++) double_mod(x, m, n);
+  for (int i = 0; i < 65; i++) bn_double_mod(x, m, n, t);
   const size_t exponent = 64 * n;
   int bit = 0;
   while (exponent >> (bit + 1)) bit++;
   for (bit--; bit >= 0; bit--) {
     sqr->mont_sqr(t, x, m, n, minv);
     memcpy(x, t, n * LIMB_BYTES);
-    if ((exponent >> bit) & 1) double_mod(x, m, n);
+    if ((exponent >> bit) & 1) bn_double_mod(x, m, n, t);
   }
   memcpy(r2, x, n * LIMB_BYTES);
 }

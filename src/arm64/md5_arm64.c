@@ -14,6 +14,7 @@
  * ISA: ARMv8-A base (A64 integer only). Lengths: every length; it is the
  * arm64 single-stream default, the tail of the NEON many-lanes kernel too. */
 #include "arm64/arm64.h"
+#include "md5_schedule.h"
 #include "util.h"
 
 #if defined(CRISP_ARCH_ARM64)
@@ -74,12 +75,8 @@
             : [vb] "r"(b), [vc] "r"(c), [vd] "r"(d), [wk] "r"((uint32_t)((word) + (constant)))); \
   } while (0)
 
-/* Four steps of one round, the registers rotating a, d, c, b. */
-#define QUAD(step, w0, k0, s0, w1, k1, s1, w2, k2, s2, w3, k3, s3) \
-  step(a, b, c, d, w0, k0, s0);                                    \
-  step(d, a, b, c, w1, k1, s1);                                    \
-  step(c, d, a, b, w2, k2, s2);                                    \
-  step(b, c, d, a, w3, k3, s3)
+/* One step of the schedule (md5_schedule.h) on the word registers x0..x15. */
+#define STEP(round, a, b, c, d, k, constant, shift) STEP_##round(a, b, c, d, x##k, constant, shift)
 
 void crisp_md5_arm64(uint32_t state[4], const uint8_t *data, size_t nblocks) {
   uint32_t a0 = state[0], b0 = state[1], c0 = state[2], d0 = state[3];
@@ -91,26 +88,7 @@ void crisp_md5_arm64(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 #undef LOAD
     uint32_t a = a0, b = b0, c = c0, d = d0;
 
-    /* The constants are floor(2^32 * abs(sin(i))), i = 1..64 (RFC 1321 3.4). */
-    QUAD(STEP_F, x0, 0xd76aa478, 7, x1, 0xe8c7b756, 12, x2, 0x242070db, 17, x3, 0xc1bdceee, 22);
-    QUAD(STEP_F, x4, 0xf57c0faf, 7, x5, 0x4787c62a, 12, x6, 0xa8304613, 17, x7, 0xfd469501, 22);
-    QUAD(STEP_F, x8, 0x698098d8, 7, x9, 0x8b44f7af, 12, x10, 0xffff5bb1, 17, x11, 0x895cd7be, 22);
-    QUAD(STEP_F, x12, 0x6b901122, 7, x13, 0xfd987193, 12, x14, 0xa679438e, 17, x15, 0x49b40821, 22);
-
-    QUAD(STEP_G, x1, 0xf61e2562, 5, x6, 0xc040b340, 9, x11, 0x265e5a51, 14, x0, 0xe9b6c7aa, 20);
-    QUAD(STEP_G, x5, 0xd62f105d, 5, x10, 0x02441453, 9, x15, 0xd8a1e681, 14, x4, 0xe7d3fbc8, 20);
-    QUAD(STEP_G, x9, 0x21e1cde6, 5, x14, 0xc33707d6, 9, x3, 0xf4d50d87, 14, x8, 0x455a14ed, 20);
-    QUAD(STEP_G, x13, 0xa9e3e905, 5, x2, 0xfcefa3f8, 9, x7, 0x676f02d9, 14, x12, 0x8d2a4c8a, 20);
-
-    QUAD(STEP_H, x5, 0xfffa3942, 4, x8, 0x8771f681, 11, x11, 0x6d9d6122, 16, x14, 0xfde5380c, 23);
-    QUAD(STEP_H, x1, 0xa4beea44, 4, x4, 0x4bdecfa9, 11, x7, 0xf6bb4b60, 16, x10, 0xbebfbc70, 23);
-    QUAD(STEP_H, x13, 0x289b7ec6, 4, x0, 0xeaa127fa, 11, x3, 0xd4ef3085, 16, x6, 0x04881d05, 23);
-    QUAD(STEP_H, x9, 0xd9d4d039, 4, x12, 0xe6db99e5, 11, x15, 0x1fa27cf8, 16, x2, 0xc4ac5665, 23);
-
-    QUAD(STEP_I, x0, 0xf4292244, 6, x7, 0x432aff97, 10, x14, 0xab9423a7, 15, x5, 0xfc93a039, 21);
-    QUAD(STEP_I, x12, 0x655b59c3, 6, x3, 0x8f0ccc92, 10, x10, 0xffeff47d, 15, x1, 0x85845dd1, 21);
-    QUAD(STEP_I, x8, 0x6fa87e4f, 6, x15, 0xfe2ce6e0, 10, x6, 0xa3014314, 15, x13, 0x4e0811a1, 21);
-    QUAD(STEP_I, x4, 0xf7537e82, 6, x11, 0xbd3af235, 10, x2, 0x2ad7d2bb, 15, x9, 0xeb86d391, 21);
+    MD5_BLOCK_STEPS(STEP);
 
     a0 += a, b0 += b, c0 += c, d0 += d;
   }

@@ -17,6 +17,7 @@
  * the latency of a scalar one (2-cycle vector ALUs), so a 4-lane block costs
  * about two scalar blocks and two busy lanes break even. */
 #include "arm64/arm64.h"
+#include "md5_schedule.h"
 
 #if defined(CRISP_ARCH_ARM64)
 
@@ -46,11 +47,8 @@ void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], c
   (a) = vaddq_u32((a), fn((b), (c), (d)));                                          \
   (a) = vaddq_u32(ROTL((a), (shift)), (b))
 
-#define QUAD(fn, w0, k0, s0, w1, k1, s1, w2, k2, s2, w3, k3, s3) \
-  STEP(fn, a, b, c, d, w[w0], k0, s0);                           \
-  STEP(fn, d, a, b, c, w[w1], k1, s1);                           \
-  STEP(fn, c, d, a, b, w[w2], k2, s2);                           \
-  STEP(fn, b, c, d, a, w[w3], k3, s3)
+/* One step of the schedule (md5_schedule.h) on the word vectors w[]. */
+#define SCHEDULE_STEP(round, a, b, c, d, k, constant, shift) STEP(FUNC_##round, a, b, c, d, w[k], constant, shift)
 
 /* Words 4*row .. 4*row+3 of the four lanes' blocks, one vector per word. */
 static inline void load_row(uint32x4_t w[16], const uint8_t *const lane[LANES], int row) {
@@ -89,26 +87,7 @@ static void md5_x4(uint32_t *const lane_state[LANES], const uint8_t *lane[LANES]
     for (int i = 0; i < LANES; i++) lane[i] += stride[i];
     uint32x4_t a = sa, b = sb, c = sc, d = sd;
 
-    /* The constants are floor(2^32 * abs(sin(i))), i = 1..64 (RFC 1321 3.4). */
-    QUAD(FUNC_F, 0, 0xd76aa478, 7, 1, 0xe8c7b756, 12, 2, 0x242070db, 17, 3, 0xc1bdceee, 22);
-    QUAD(FUNC_F, 4, 0xf57c0faf, 7, 5, 0x4787c62a, 12, 6, 0xa8304613, 17, 7, 0xfd469501, 22);
-    QUAD(FUNC_F, 8, 0x698098d8, 7, 9, 0x8b44f7af, 12, 10, 0xffff5bb1, 17, 11, 0x895cd7be, 22);
-    QUAD(FUNC_F, 12, 0x6b901122, 7, 13, 0xfd987193, 12, 14, 0xa679438e, 17, 15, 0x49b40821, 22);
-
-    QUAD(FUNC_G, 1, 0xf61e2562, 5, 6, 0xc040b340, 9, 11, 0x265e5a51, 14, 0, 0xe9b6c7aa, 20);
-    QUAD(FUNC_G, 5, 0xd62f105d, 5, 10, 0x02441453, 9, 15, 0xd8a1e681, 14, 4, 0xe7d3fbc8, 20);
-    QUAD(FUNC_G, 9, 0x21e1cde6, 5, 14, 0xc33707d6, 9, 3, 0xf4d50d87, 14, 8, 0x455a14ed, 20);
-    QUAD(FUNC_G, 13, 0xa9e3e905, 5, 2, 0xfcefa3f8, 9, 7, 0x676f02d9, 14, 12, 0x8d2a4c8a, 20);
-
-    QUAD(FUNC_H, 5, 0xfffa3942, 4, 8, 0x8771f681, 11, 11, 0x6d9d6122, 16, 14, 0xfde5380c, 23);
-    QUAD(FUNC_H, 1, 0xa4beea44, 4, 4, 0x4bdecfa9, 11, 7, 0xf6bb4b60, 16, 10, 0xbebfbc70, 23);
-    QUAD(FUNC_H, 13, 0x289b7ec6, 4, 0, 0xeaa127fa, 11, 3, 0xd4ef3085, 16, 6, 0x04881d05, 23);
-    QUAD(FUNC_H, 9, 0xd9d4d039, 4, 12, 0xe6db99e5, 11, 15, 0x1fa27cf8, 16, 2, 0xc4ac5665, 23);
-
-    QUAD(FUNC_I, 0, 0xf4292244, 6, 7, 0x432aff97, 10, 14, 0xab9423a7, 15, 5, 0xfc93a039, 21);
-    QUAD(FUNC_I, 12, 0x655b59c3, 6, 3, 0x8f0ccc92, 10, 10, 0xffeff47d, 15, 1, 0x85845dd1, 21);
-    QUAD(FUNC_I, 8, 0x6fa87e4f, 6, 15, 0xfe2ce6e0, 10, 6, 0xa3014314, 15, 13, 0x4e0811a1, 21);
-    QUAD(FUNC_I, 4, 0xf7537e82, 6, 11, 0xbd3af235, 10, 2, 0x2ad7d2bb, 15, 9, 0xeb86d391, 21);
+    MD5_BLOCK_STEPS(SCHEDULE_STEP);
 
     sa = vaddq_u32(sa, a), sb = vaddq_u32(sb, b), sc = vaddq_u32(sc, c), sd = vaddq_u32(sd, d);
   }

@@ -5,6 +5,7 @@
  * operand values; n <= CRISP_BN_MONT_MAX_LIMBS, scratch on the stack. */
 #include "bn_word.h"
 #include "generic.h"
+#include "util.h"
 
 /* r = t * R^-1 mod m for t < m * R (t has 2n limbs and is destroyed). */
 static void mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv) {
@@ -36,14 +37,14 @@ void crisp_bn_mont_mul_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_mul_generic(t, a, n, b, n);
   mont_reduce(r, t, m, n, minv);
-  bn_wipe(t, 2 * n);
+  crisp_wipe(t, 2 * n * sizeof *t);
 }
 
 void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_sqr_generic(t, a, n);
   mont_reduce(r, t, m, n, minv);
-  bn_wipe(t, 2 * n);
+  crisp_wipe(t, 2 * n * sizeof *t);
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_generic_impl = {

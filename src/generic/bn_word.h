@@ -71,6 +71,35 @@ static inline crisp_limb bn_mul_row(crisp_limb *z, const crisp_limb *x, size_t n
   return carry;
 }
 
+/* Hides a value from the optimiser so that mask arithmetic on it is not
+ * turned back into a branch. */
+static inline crisp_limb bn_value_barrier(crisp_limb x) {
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("" : "+r"(x));
+#endif
+  return x;
+}
+
+/* All ones when x == y, else 0, without a branch. */
+static inline crisp_limb bn_equal_mask(crisp_limb x, crisp_limb y) {
+  const crisp_limb d = bn_value_barrier(x ^ y);
+  return ((d | (0 - d)) >> 63) - 1;
+}
+
+/* 1 when a < b (n limbs each), else 0: the borrow out of a - b, computed over
+ * every limb with bit operations (Hacker's Delight 2-13), no early exit. It
+ * stays apart from bn_sub_row because the front-ends run it on callers'
+ * operands of up to CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
+static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
+  crisp_limb borrow = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb x = a[i], y = b[i];
+    const crisp_limb d = x - y - borrow;
+    borrow = ((~x & y) | (~(x ^ y) & d)) >> 63;
+  }
+  return bn_value_barrier(borrow);
+}
+
 /* z[0..n) = x[0..n) - y[0..n), returns the borrow (0 or 1). */
 static inline crisp_limb bn_sub_row(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n) {
   crisp_limb borrow = 0;
@@ -84,16 +113,17 @@ static inline crisp_limb bn_sub_row(crisp_limb *z, const crisp_limb *x, const cr
   return borrow;
 }
 
-/* Zeroes n limbs of scratch that held secrets, as one memset the compiler
- * must keep (the empty asm claims to read the memory). */
-static inline void bn_wipe(crisp_limb *p, size_t n) {
-#if defined(__GNUC__) || defined(__clang__)
-  memset(p, 0, n * sizeof *p);
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-  volatile crisp_limb *v = p;
-  while (n--) *v++ = 0;
-#endif
+
+/* x = 2x mod m for x < m (n limbs, m odd), the choice made by mask;
+ * difference is n limbs of scratch. */
+static inline void bn_double_mod(crisp_limb *x, const crisp_limb *m, size_t n, crisp_limb *difference) {
+  const crisp_limb carry = x[n - 1] >> 63;
+  for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
+  x[0] <<= 1;
+  const crisp_limb borrow = bn_sub_row(difference, x, m, n);
+  /* 2x < 2m: keep 2x only when it did not carry out and is below m. */
+  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (carry ^ 1));
+  for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
 }
 
 #endif

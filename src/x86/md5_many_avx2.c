@@ -14,16 +14,12 @@
  * Meant for: 3 or more messages of a few blocks or more each. */
 #include <immintrin.h>
 
+#include "md5_schedule.h"
 #include "x86/md5_lanes.h"
 
 /* Below this many busy lanes the scalar code is faster: a two-group step
  * costs about as much as three scalar steps (crisp bench --impl all). */
 #define MIN_BUSY_LANES 3
-
-/* Message word of step i: k = i, 1 + 5i, 5 + 3i, 7i (mod 16) in rounds
- * 1..4 (RFC 1321 3.4). */
-#define WORD_INDEX(i) \
-  ((i) < 16 ? (i) : (i) < 32 ? (1 + 5 * (i)) & 15 : (i) < 48 ? (5 + 3 * (i)) & 15 : (7 * (i)) & 15)
 
 /* Makes v a value of its own, so the compiler cannot reassociate a term
  * computed early into the path through b. */
@@ -56,29 +52,17 @@
     a = _mm256_add_epi32(a, _mm256_xor_si256(_mm256_or_si256(t, b), c)); \
   } while (0)
 
-/* a = b + ((a + f(b, c, d) + x[k] + K[i]) <<< s) in group g. */
-#define STEP_GROUP(f, g, a, b, c, d, i, s)                                                                   \
-  a##g = _mm256_add_epi32(a##g, _mm256_add_epi32(x[g][WORD_INDEX(i)],                                        \
-                                                 _mm256_set1_epi32((int)crisp_md5_step_constants[i])));      \
-  PIN(a##g);                                                                                                 \
-  ADD_##f(a##g, b##g, c##g, d##g);                                                                           \
+/* a = b + ((a + round(b, c, d) + x[k] + constant) <<< s) in group g. */
+#define STEP_GROUP(round, g, a, b, c, d, k, constant, s)                                       \
+  a##g = _mm256_add_epi32(a##g, _mm256_add_epi32(x[g][k], _mm256_set1_epi32((int)(constant)))); \
+  PIN(a##g);                                                                                   \
+  ADD_##round(a##g, b##g, c##g, d##g);                                                         \
   a##g = _mm256_add_epi32(_mm256_or_si256(_mm256_slli_epi32(a##g, s), _mm256_srli_epi32(a##g, 32 - (s))), b##g)
 
-#define STEP(f, a, b, c, d, i, s)      \
-  STEP_GROUP(f, 0, a, b, c, d, i, s);  \
-  STEP_GROUP(f, 1, a, b, c, d, i, s)
-
-#define STEP4(f, i, s0, s1, s2, s3)  \
-  STEP(f, a, b, c, d, (i), s0);      \
-  STEP(f, d, a, b, c, (i) + 1, s1);  \
-  STEP(f, c, d, a, b, (i) + 2, s2);  \
-  STEP(f, b, c, d, a, (i) + 3, s3)
-
-#define ROUND(f, base, s0, s1, s2, s3)    \
-  STEP4(f, (base), s0, s1, s2, s3);       \
-  STEP4(f, (base) + 4, s0, s1, s2, s3);   \
-  STEP4(f, (base) + 8, s0, s1, s2, s3);   \
-  STEP4(f, (base) + 12, s0, s1, s2, s3)
+/* One step of the schedule (md5_schedule.h) in both groups. */
+#define STEP(round, a, b, c, d, k, constant, s)     \
+  STEP_GROUP(round, 0, a, b, c, d, k, constant, s); \
+  STEP_GROUP(round, 1, a, b, c, d, k, constant, s)
 
 /* x[j] lane l = word j of the 32-byte row at data[l] + offset, for the 8
  * rows given. Unpacking 32- then 64-bit elements of rows 4h..4h+3 gives, in
@@ -122,10 +106,7 @@ static void run_lanes_avx2(md5_lanes *lanes, size_t nblocks, size_t active) {
     }
     const __m256i saved[8] = {a0, b0, c0, d0, a1, b1, c1, d1};
     /* Shifts per round from RFC 1321 3.4. */
-    ROUND(F, 0, 7, 12, 17, 22);
-    ROUND(G, 16, 5, 9, 14, 20);
-    ROUND(H, 32, 4, 11, 16, 23);
-    ROUND(I, 48, 6, 10, 15, 21);
+    MD5_BLOCK_STEPS(STEP);
     a0 = _mm256_add_epi32(a0, saved[0]), b0 = _mm256_add_epi32(b0, saved[1]);
     c0 = _mm256_add_epi32(c0, saved[2]), d0 = _mm256_add_epi32(d0, saved[3]);
     a1 = _mm256_add_epi32(a1, saved[4]), b1 = _mm256_add_epi32(b1, saved[5]);

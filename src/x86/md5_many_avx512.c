@@ -17,6 +17,7 @@
  * Meant for: 2 or more messages of a few blocks or more each. */
 #include <immintrin.h>
 
+#include "md5_schedule.h"
 #include "x86/md5_lanes.h"
 
 /* Below this many busy lanes the scalar code is faster: a lane step costs
@@ -24,44 +25,30 @@
  * scalar one where vector latency is two cycles. */
 #define MIN_BUSY_LANES 2
 
-/* Message word of step i: k = i, 1 + 5i, 5 + 3i, 7i (mod 16) in rounds
- * 1..4 (RFC 1321 3.4). */
-#define WORD_INDEX(i) \
-  ((i) < 16 ? (i) : (i) < 32 ? (1 + 5 * (i)) & 15 : (i) < 48 ? (5 + 3 * (i)) & 15 : (7 * (i)) & 15)
-
 /* VPTERNLOGD truth tables of the round functions of (b, c, d):
  * F = b ? c : d, G = d ? b : c, H = b ^ c ^ d, I = c ^ (b | ~d). */
-enum { FUNCTION_F = 0xca, FUNCTION_G = 0xe4, FUNCTION_H = 0x96, FUNCTION_I = 0x39 };
+#define FUNCTION_F 0xca
+#define FUNCTION_G 0xe4
+#define FUNCTION_H 0x96
+#define FUNCTION_I 0x39
 
 /* Keeps the compiler from reassociating x + K into the path through b. */
 #define PIN(v) __asm__("" : "+v"(v))
 
-/* a = b + ((a + f(b, c, d) + x[k] + K[i]) <<< s). */
-#define STEP_GROUP(function, g, a, b, c, d, i, shift)                                                 \
-  a##g = _mm512_add_epi32(a##g, _mm512_add_epi32(x##g[WORD_INDEX(i)],                                 \
-                                                 _mm512_set1_epi32((int)crisp_md5_step_constants[i]))); \
-  PIN(a##g);                                                                                         \
-  a##g = _mm512_add_epi32(a##g, _mm512_ternarylogic_epi32(b##g, c##g, d##g, function));              \
+/* a = b + ((a + round(b, c, d) + x[k] + constant) <<< shift). */
+#define STEP_GROUP(round, g, a, b, c, d, k, constant, shift)                                  \
+  a##g = _mm512_add_epi32(a##g, _mm512_add_epi32(x##g[k], _mm512_set1_epi32((int)(constant)))); \
+  PIN(a##g);                                                                                  \
+  a##g = _mm512_add_epi32(a##g, _mm512_ternarylogic_epi32(b##g, c##g, d##g, FUNCTION_##round)); \
   a##g = _mm512_add_epi32(_mm512_rol_epi32(a##g, shift), b##g)
 
-/* The step in group 0, and in group 1 when two groups run. */
-#define STEP(function, a, b, c, d, i, shift)               \
-  STEP_GROUP(function, 0, a, b, c, d, i, shift);           \
-  if (groups > 1) {                                        \
-    STEP_GROUP(function, 1, a, b, c, d, i, shift);         \
+/* One step of the schedule (md5_schedule.h) in group 0, and in group 1 when
+ * two groups run. */
+#define STEP(round, a, b, c, d, k, constant, shift)           \
+  STEP_GROUP(round, 0, a, b, c, d, k, constant, shift);       \
+  if (groups > 1) {                                           \
+    STEP_GROUP(round, 1, a, b, c, d, k, constant, shift);     \
   }
-
-#define STEP4(function, i, s0, s1, s2, s3)  \
-  STEP(function, a, b, c, d, (i), s0);      \
-  STEP(function, d, a, b, c, (i) + 1, s1);  \
-  STEP(function, c, d, a, b, (i) + 2, s2);  \
-  STEP(function, b, c, d, a, (i) + 3, s3)
-
-#define ROUND(function, base, s0, s1, s2, s3)    \
-  STEP4(function, (base), s0, s1, s2, s3);       \
-  STEP4(function, (base) + 4, s0, s1, s2, s3);   \
-  STEP4(function, (base) + 8, s0, s1, s2, s3);   \
-  STEP4(function, (base) + 12, s0, s1, s2, s3)
 
 /* x[k] lane l = word k of the 64-byte row at data[l] + offset. Unpacking
  * 32- then 64-bit elements of rows 4g..4g+3 gives, in 128-bit lane q of
@@ -106,11 +93,7 @@ static inline __attribute__((always_inline)) void run_groups(md5_lanes *lanes, s
     load_transposed(x0, lanes->data, 64 * block);
     if (groups > 1) load_transposed(x1, lanes->data + 16, 64 * block);
     const __m512i saved[8] = {a0, b0, c0, d0, a1, b1, c1, d1};
-    /* Shifts per round from RFC 1321 3.4. */
-    ROUND(FUNCTION_F, 0, 7, 12, 17, 22);
-    ROUND(FUNCTION_G, 16, 5, 9, 14, 20);
-    ROUND(FUNCTION_H, 32, 4, 11, 16, 23);
-    ROUND(FUNCTION_I, 48, 6, 10, 15, 21);
+    MD5_BLOCK_STEPS(STEP);
     a0 = _mm512_add_epi32(a0, saved[0]), b0 = _mm512_add_epi32(b0, saved[1]);
     c0 = _mm512_add_epi32(c0, saved[2]), d0 = _mm512_add_epi32(d0, saved[3]);
     a1 = _mm512_add_epi32(a1, saved[4]), b1 = _mm512_add_epi32(b1, saved[5]);

@@ -1,13 +1,10 @@
 /* src/x86/md5_x86_64.h - what md5_x86_64.S offers the other x86 MD5 files:
- * the step constants, and the single-stream compressions the SIMD lane
- * kernels finish their last few busy lanes with. */
+ * the single-stream compressions the SIMD lane kernels finish their last few
+ * busy lanes with. */
 #ifndef CRISP_SRC_X86_MD5_X86_64_H
 #define CRISP_SRC_X86_MD5_X86_64_H
 
 #include "impl.h"
-
-/* K[i] of MD5 step i (RFC 1321 3.4), in md5_x86_64.S; 64-byte aligned. */
-extern const uint32_t crisp_md5_step_constants[64];
 
 void crisp_md5_x86_64(uint32_t state[4], const uint8_t *data, size_t nblocks);
 void crisp_md5_x86_64_bmi1(uint32_t state[4], const uint8_t *data, size_t nblocks);
