@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "bn_window.h"
+#include "generic/bn_window.h"
 #include "x86/bn_avx512ifma.h"
 
 #define LIMB_BITS 64

@@ -1,4 +1,4 @@
-/* src/bn_window.h - the fixed exponent windows every modexp ladder in crisp
+/* src/generic/bn_window.h - the fixed exponent windows every modexp ladder in crisp
  * uses (the front-end's over any Montgomery kernel, and the IFMA one). */
 #ifndef CRISP_SRC_BN_WINDOW_H
 #define CRISP_SRC_BN_WINDOW_H
