@@ -22,7 +22,8 @@ void crisp_poly1305_blocks_arm64(void *state, const uint8_t *data, size_t nblock
 }
 
 void crisp_poly1305_finish_arm64(void *state, uint8_t tag[16]) {
-  poly1305_arm64_tag(state, tag);
+  const poly1305_arm64_state *st = state;
+  poly1305_radix64_tag(st->h, st->pad, tag);
   crisp_wipe(state, sizeof(poly1305_arm64_state));
 }
 

@@ -190,9 +190,8 @@ static void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t n
   /* Sums, not ORs: limb 1 may be a little over 26 bits. */
   const poly1305_u128 low = s[0] + ((poly1305_u128)s[1] << 26) + ((poly1305_u128)s[2] << 52);
   const poly1305_u128 high = (low >> 64) + ((poly1305_u128)s[3] << 14) + ((poly1305_u128)s[4] << 40);
-  uint64_t n0 = (uint64_t)low, n1 = (uint64_t)high, n2 = (uint64_t)(high >> 64);
-  poly1305_arm64_fold(&n0, &n1, &n2);
-  st->scalar.h[0] = n0, st->scalar.h[1] = n1, st->scalar.h[2] = n2;
+  st->scalar.h[0] = (uint64_t)low, st->scalar.h[1] = (uint64_t)high, st->scalar.h[2] = (uint64_t)(high >> 64);
+  poly1305_radix64_fold(st->scalar.h);
 }
 
 void crisp_poly1305_init_neon(void *state, const uint8_t key[32]) {
@@ -214,7 +213,7 @@ void crisp_poly1305_blocks_neon(void *state, const uint8_t *data, size_t nblocks
 
 void crisp_poly1305_finish_neon(void *state, uint8_t tag[16]) {
   poly1305_neon_state *st = state;
-  poly1305_arm64_tag(&st->scalar, tag);
+  poly1305_radix64_tag(st->scalar.h, st->scalar.pad, tag);
   crisp_wipe(st, sizeof *st);
 }
 

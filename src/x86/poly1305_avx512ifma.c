@@ -154,7 +154,7 @@ static inline void fold_lanes(crisp_poly1305_x86_64_state *scalar, limbs44 a) {
   t = (t >> 64) + ((u128)l2 << 24);
   scalar->h[1] = (uint64_t)t;
   scalar->h[2] = (uint64_t)(t >> 64);
-  crisp_poly1305_fold_x86_64(scalar->h);
+  poly1305_radix64_fold(scalar->h);
 }
 
 /* The accumulator as limbs in lane 0, zero elsewhere; h2 below 8. */

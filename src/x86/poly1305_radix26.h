@@ -149,7 +149,7 @@ static size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nbloc
   t = (t >> 64) + ((u128)l[3] << 14) + ((u128)l[4] << 40);
   scalar->h[1] = (uint64_t)t;
   scalar->h[2] = (uint64_t)(t >> 64);
-  crisp_poly1305_fold_x86_64(scalar->h);
+  poly1305_radix64_fold(scalar->h);
   return nblocks;
 }
 

@@ -9,27 +9,19 @@
  * Constant time: no branch or address depends on key, accumulator or data.
  * Meant for: every length on CPUs without a vector kernel, and, through the
  * functions in poly1305_x86_64.h, the short inputs and tails of the vector
- * kernels. Measured on AMD Zen 4 (EPYC, TSC 2.596 GHz): see the report
- * numbers in the bench; about 1.0 TSC cycles/byte on long inputs. */
+ * kernels. Key clamping, the fold above 2^130 and the tag are the portable
+ * ones of poly1305_radix64.h. */
 #include "x86/poly1305_x86_64.h"
 
+#include "poly1305_radix64.h"
 #include "util.h"
-
-typedef unsigned __int128 u128;
-
-/* RFC 8439 2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff. */
-#define CLAMP_LOW 0x0ffffffc0fffffffull
-#define CLAMP_HIGH 0x0ffffffc0ffffffcull
 
 _Static_assert(sizeof(crisp_poly1305_x86_64_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
 
 void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
   crisp_poly1305_x86_64_state *st = state;
   st->h[0] = st->h[1] = st->h[2] = 0;
-  st->r[0] = crisp_load64_le(key) & CLAMP_LOW;
-  st->r[1] = crisp_load64_le(key + 8) & CLAMP_HIGH;
-  st->s[0] = crisp_load64_le(key + 16);
-  st->s[1] = crisp_load64_le(key + 24);
+  poly1305_radix64_key(st->r, st->s, key);
   st->powers_ready = 0;
 }
 
@@ -101,23 +93,9 @@ void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]) {
   block_step(x, zero_block, 0, r[0], r[1], r[1] + (r[1] >> 2));
 }
 
-/* tag = (h mod p) + s mod 2^128, for h below 2^131: fold the bits from
- * 2^130 up, then g = h + 5 reaches 2^130 exactly when h >= p, and then h - p
- * is g's low 130 bits; a mask, not a branch, picks g or h. */
 void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]) {
   crisp_poly1305_x86_64_state *st = state;
-  uint64_t h[3] = {st->h[0], st->h[1], st->h[2]};
-  crisp_poly1305_fold_x86_64(h);
-  u128 t = (u128)h[0] + 5;
-  const uint64_t g0 = (uint64_t)t;
-  t = (u128)h[1] + (uint64_t)(t >> 64);
-  const uint64_t g1 = (uint64_t)t;
-  const uint64_t take_g = 0 - ((h[2] + (uint64_t)(t >> 64)) >> 2); /* all ones when h >= p */
-  const uint64_t f0 = h[0] ^ ((h[0] ^ g0) & take_g), f1 = h[1] ^ ((h[1] ^ g1) & take_g);
-  t = ((u128)f1 << 64 | f0) + ((u128)st->s[1] << 64 | st->s[0]);
-  /* x86 is little-endian: two plain stores, not the portable byte shifts */
-  const uint64_t words[2] = {(uint64_t)t, (uint64_t)(t >> 64)};
-  memcpy(tag, words, sizeof words);
+  poly1305_radix64_tag(st->h, st->s, tag);
   /* A short message never touched the vector kernels' tables, so the 64-byte
    * head is all there is to wipe; powers_ready follows lengths, not secrets. */
   if (st->powers_ready)

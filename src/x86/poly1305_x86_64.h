@@ -5,6 +5,7 @@
 #define CRISP_SRC_X86_POLY1305_X86_64_H
 
 #include "impl.h"
+#include "poly1305_radix64.h"
 
 /* The accumulator h = h[0] + h[1] 2^64 + h[2] 2^128, partly reduced (h[2]
  * stays below 8 between calls), the clamped r = r[0] + r[1] 2^64, s from the
@@ -27,18 +28,5 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
  * return (x below 2^131, not always below p): the vector kernels build their
  * powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
-
-/* Folds the bits of h at 2^130 and above back into h (2^130 = 5 mod p),
- * leaving h[2] at most 4: how the vector kernels hand their summed lanes back
- * to the scalar state. h[2] may be up to 2^62 on entry. */
-static inline void crisp_poly1305_fold_x86_64(uint64_t h[3]) {
-  const uint64_t carry = (h[2] >> 2) * 5;
-  h[2] &= 3;
-  unsigned __int128 t = (unsigned __int128)h[0] + carry;
-  h[0] = (uint64_t)t;
-  t = (unsigned __int128)h[1] + (uint64_t)(t >> 64);
-  h[1] = (uint64_t)t;
-  h[2] += (uint64_t)(t >> 64);
-}
 
 #endif
