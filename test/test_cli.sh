@@ -3,7 +3,8 @@
 # status byte for byte against coreutils md5sum on a generated tree (odd
 # names, empty and 1 MiB files, unreadable entries, more files than the
 # pool holds), the -c round trip, stdin, poly1305 against RFC 8439 2.5.2,
-# info, and usage errors.
+# info (every kernel info --kernels names), crisp bench (through crisp, or
+# crisp-bench directly under an emulator), and usage errors.
 # Usage: test_cli.sh PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_WRAPPER
 # (e.g. "qemu-x86_64 -cpu Haswell") runs crisp through an emulator; stderr
 # is never compared, so qemu's warning lines do not matter. In a cross build
