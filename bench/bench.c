@@ -1,50 +1,72 @@
-/* bench/bench.c - crisp bench: options, the list of cases (kernel x size),
+/* bench/bench.c - crisp-bench, the program behind `crisp bench`: options,
  * which rows each case gets (crisp implementations, peers), and the loop
- * that measures and reports them case by case. */
+ * that measures and reports the specs of bench/kernel_cases.c size by size. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "bench.h"
 
 #define MAX_ROWS 32
-
-struct case_spec {
-  const char *kernel;
-  size_t size; /* bytes per message, or bits */
-  size_t messages;
-};
-
-static const struct case_spec specs[] = {
-    {"md5", 64, 1}, {"md5", 256, 1}, {"md5", 1024, 1}, {"md5", 16384, 1}, {"md5", 1048576, 1},
-    {"md5_many", 256, 16}, {"md5_many", 1024, 16}, {"md5_many", 16384, 16}, {"md5_many", 65536, 16},
-    {"poly1305", 64, 1}, {"poly1305", 256, 1}, {"poly1305", 1024, 1}, {"poly1305", 16384, 1},
-    {"poly1305", 1048576, 1},
-    {"bn_mul", 512, 1}, {"bn_mul", 1024, 1}, {"bn_mul", 2048, 1}, {"bn_mul", 4096, 1},
-    {"bn_sqr", 512, 1}, {"bn_sqr", 1024, 1}, {"bn_sqr", 2048, 1}, {"bn_sqr", 4096, 1},
-    {"bn_mul_add", 512, 1}, {"bn_mul_add", 1024, 1}, {"bn_mul_add", 2048, 1}, {"bn_mul_add", 4096, 1},
-    {"bn_mont_mul", 512, 1}, {"bn_mont_mul", 1024, 1}, {"bn_mont_mul", 2048, 1}, {"bn_mont_mul", 4096, 1},
-    {"bn_mont_sqr", 512, 1}, {"bn_mont_sqr", 1024, 1}, {"bn_mont_sqr", 2048, 1}, {"bn_mont_sqr", 4096, 1},
-    {"mod_exp", 1024, 1}, {"mod_exp", 2048, 1}, {"mod_exp", 3072, 1}, {"mod_exp", 4096, 1},
-};
-#define SPEC_COUNT (sizeof specs / sizeof specs[0])
+/* Usage errors exit with 2, like every crisp subcommand. */
+#define EXIT_USAGE 2
+/* Messages carry the name users type, whichever way the bench was started. */
+#define PROGRAM "crisp bench"
 
 struct options {
   const char *kernels; /* comma-separated labels, NULL: all */
   const char *impl;    /* NULL: default, "all", or a name */
-  int peers, sweep;
+  int peers, sweep, check;
   bench_settings settings;
 };
+
+static void print_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void print_error(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, PROGRAM ": ");
+  vfprintf(stderr, format, args);
+  fputc('\n', stderr);
+  va_end(args);
+}
+
+static int usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, PROGRAM ": ");
+  vfprintf(stderr, format, args);
+  fputc('\n', stderr);
+  va_end(args);
+  fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+  return EXIT_USAGE;
+}
+
+/* The labels --kernel takes, comma-separated and wrapped under the option. */
+static void print_labels(void) {
+  size_t column = 16;
+  for (size_t s = 0; s < bench_spec_count; s++) {
+    const int last = s + 1 == bench_spec_count;
+    const size_t width = strlen(bench_specs[s].label) + !last;
+    if (s > 0 && column + 1 + width > 80) printf("\n%16s", ""), column = 16;
+    else if (s > 0) putchar(' '), column++;
+    printf("%s%s", bench_specs[s].label, last ? "\n" : ",");
+    column += width;
+  }
+}
 
 static void help(void) {
   printf("Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
          "       crisp bench --kernel poly1305 --sweep [--json|--tsv] [--time MS]\n"
+         "       crisp bench --check\n"
          "Measures crisp's kernels: ops/ms, MB/s (bytes kernels), ns/op: the best of many\n"
-         "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n\n"
-         "  --kernel K    md5, md5_many, poly1305, bn_mul, bn_sqr, bn_mul_add, bn_mont_mul,\n"
-         "                bn_mont_sqr, mod_exp (comma-separated; default all)\n"
+         "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n"
+         "The program is crisp-bench; 'crisp bench' runs it with the same arguments.\n\n"
+         "  --kernel K    ");
+  print_labels();
+  printf("                (comma-separated; default all)\n"
          "  --impl all    every implementation this CPU supports (pinned with crisp_use_impl)\n"
          "  --impl NAME   one implementation (default: the dispatched one)\n"
          "  --peers       add OpenSSL, libsodium and GMP rows measured in the same run, and\n"
@@ -55,7 +77,9 @@ static void help(void) {
          "  --sweep       Poly1305 at every length 16 B..64 KiB (powers of two, -1, +1, +15) for\n"
          "                each implementation and the default path; flags lengths where the\n"
          "                default is below 0.95x the fastest implementation\n"
-         "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n");
+         "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
+         "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
+         "                cases (bench/kernel_cases.c) and every malformed case\n");
 }
 
 static int kernel_selected(const struct options *options, const char *kernel) {
@@ -70,18 +94,29 @@ static int kernel_selected(const struct options *options, const char *kernel) {
   return 0;
 }
 
-static int known_kernels(const char *list) {
+/* The crisp kernel called name, or CRISP_KERNEL_COUNT. */
+static crisp_kernel kernel_named(const char *name) {
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    if (!strcmp(crisp_kernel_name((crisp_kernel)k), name)) return (crisp_kernel)k;
+  return CRISP_KERNEL_COUNT;
+}
+
+/* Checks every --kernel label has a spec; returns an exit status, 0 when fine. */
+static int check_labels(const char *list) {
   for (const char *p = list; *p;) {
     const char *end = strchr(p, ',');
     const size_t item = end ? (size_t)(end - p) : strlen(p);
-    char name[32];
-    crisp_kernel kernels[2];
-    if (item == 0 || item >= sizeof name) return 0;
+    char name[64];
+    if (item == 0 || item >= sizeof name) return usage_error("unknown kernel in '%s'", list);
     memcpy(name, p, item), name[item] = '\0';
-    if (!bench_case_kernels(name, kernels)) return 0;
+    if (!bench_find_spec(name)) {
+      if (kernel_named(name) == CRISP_KERNEL_COUNT) return usage_error("unknown kernel '%s'", name);
+      print_error("kernel '%s' has no bench cases yet (they belong in bench/kernel_cases.c)", name);
+      return EXIT_USAGE;
+    }
     p += item + (end != NULL);
   }
-  return 1;
+  return 0;
 }
 
 /* Index of a supported implementation called name, or -1. */
@@ -91,11 +126,9 @@ static long supported_impl(crisp_kernel kernel, const char *name) {
   return -1;
 }
 
-static size_t crisp_rows(const struct options *options, const struct case_spec *spec, const bench_routine *routine,
-                         bench_row *rows) {
-  crisp_kernel kernels[2];
-  bench_case_kernels(spec->kernel, kernels);
-  const crisp_kernel kernel = kernels[0];
+static size_t crisp_rows(const struct options *options, const bench_spec *spec, bench_row *rows) {
+  const bench_routine *routine = spec->routine;
+  const crisp_kernel kernel = spec->kernels[0];
   size_t count = 0;
   if (!options->impl) {
     rows[count++] = (bench_row){routine, crisp_impl_name(kernel), NULL, 0, 0};
@@ -109,12 +142,6 @@ static size_t crisp_rows(const struct options *options, const struct case_spec *
   return count;
 }
 
-static const bench_routine *crisp_routine(const char *kernel) {
-  for (size_t i = 0; i < bench_crisp_routine_count; i++)
-    if (!strcmp(bench_crisp_routines[i].kernel, kernel)) return &bench_crisp_routines[i];
-  return NULL;
-}
-
 static void compare_with_peers(bench_row *rows, size_t count) {
   double best_peer = INFINITY;
   for (size_t r = 0; r < count; r++)
@@ -123,14 +150,14 @@ static void compare_with_peers(bench_row *rows, size_t count) {
     if (!strcmp(rows[r].routine->source, "crisp") && isfinite(best_peer)) rows[r].vs_best_peer = best_peer / rows[r].ns_per_op;
 }
 
-static int run_case(const struct options *options, const struct case_spec *spec) {
+static int run_case(const struct options *options, const bench_spec *spec, size_t size) {
   bench_row rows[MAX_ROWS];
-  size_t count = crisp_rows(options, spec, crisp_routine(spec->kernel), rows);
+  size_t count = crisp_rows(options, spec, rows);
   if (!count) return 0;
   for (size_t i = 0; options->peers && i < bench_peer_count() && count < MAX_ROWS; i++)
-    if (!strcmp(bench_peer_at(i)->kernel, spec->kernel)) rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0};
+    if (!strcmp(bench_peer_at(i)->kernel, spec->label)) rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0};
   bench_case c;
-  int status = bench_case_init(&c, spec->kernel, spec->size, spec->messages);
+  int status = bench_case_init(&c, spec, size);
   if (status == 0) status = bench_measure(&c, rows, count, &options->settings);
   if (status == 0) {
     compare_with_peers(rows, count);
@@ -145,21 +172,20 @@ static int run_case(const struct options *options, const struct case_spec *spec)
 static int check_impl(const struct options *options) {
   if (!options->impl || !strcmp(options->impl, "all")) return 0;
   int known = 0;
-  for (size_t s = 0; s < SPEC_COUNT; s++) {
-    crisp_kernel kernels[2];
-    if (!kernel_selected(options, specs[s].kernel)) continue;
-    bench_case_kernels(specs[s].kernel, kernels);
-    for (size_t i = 0; i < crisp_impl_count(kernels[0]); i++) {
-      if (strcmp(crisp_impl_name_at(kernels[0], i), options->impl)) continue;
-      if (crisp_impl_supported_at(kernels[0], i)) return 0;
+  for (size_t s = 0; s < bench_spec_count; s++) {
+    const crisp_kernel kernel = bench_specs[s].kernels[0];
+    if (!kernel_selected(options, bench_specs[s].label)) continue;
+    for (size_t i = 0; i < crisp_impl_count(kernel); i++) {
+      if (strcmp(crisp_impl_name_at(kernel, i), options->impl)) continue;
+      if (crisp_impl_supported_at(kernel, i)) return 0;
       known = 1;
     }
   }
   if (known) {
-    cli_error("implementation '%s' is not supported by this CPU", options->impl);
+    print_error("implementation '%s' is not supported by this CPU", options->impl);
     return EXIT_USAGE;
   }
-  return cli_usage_error("no selected kernel has an implementation called '%s'", options->impl);
+  return usage_error("no selected kernel has an implementation called '%s'", options->impl);
 }
 
 static int parse(int argc, char **argv, struct options *options) {
@@ -175,53 +201,93 @@ static int parse(int argc, char **argv, struct options *options) {
       options->settings.json = 1;
     } else if (!strcmp(arg, "--tsv")) {
       options->settings.tsv = 1;
+    } else if (!strcmp(arg, "--check")) {
+      options->check = 1;
     } else if (!strcmp(arg, "--sweep")) {
       options->sweep = 1;
     } else if (!strcmp(arg, "--quick")) {
       options->settings.row_ms = 25, options->settings.batch_ms = 0.5, options->settings.repetitions = 3;
     } else if (!strcmp(arg, "--kernel") && has_value) {
       options->kernels = argv[++i];
-      if (!known_kernels(options->kernels)) return cli_usage_error("unknown kernel in '%s'", options->kernels);
+      const int status = check_labels(options->kernels);
+      if (status) return status;
     } else if (!strcmp(arg, "--impl") && has_value) {
       options->impl = argv[++i];
     } else if (!strcmp(arg, "--time") && has_value) {
       char *end;
       options->settings.row_ms = strtod(argv[++i], &end);
       if (*end || !(options->settings.row_ms > 0 && options->settings.row_ms < 1e6))
-        return cli_usage_error("--time needs a positive number of milliseconds");
+        return usage_error("--time needs a positive number of milliseconds");
     } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time")) {
-      return cli_usage_error("option '%s' needs a value", arg);
+      return usage_error("option '%s' needs a value", arg);
     } else {
-      return cli_usage_error("unknown argument '%s'", arg);
+      return usage_error("unknown argument '%s'", arg);
     }
   }
   if (options->sweep && options->kernels && strcmp(options->kernels, "poly1305"))
-    return cli_usage_error("--sweep measures poly1305 only");
-  if (options->settings.tsv && !options->sweep) return cli_usage_error("--tsv goes with --sweep");
+    return usage_error("--sweep measures poly1305 only");
+  if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
   return 0;
 }
 
-int cli_bench(int argc, char **argv) {
-  struct options options = {NULL, NULL, 0, 0, {0, 1, 5, 0, 0}};
+/* --check: every crisp kernel has its spec, and every spec is well formed
+ * (a routine for its label, sizes, known kernels, a label used once). */
+static int check_specs(void) {
+  int problems = 0;
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    if (bench_kernel_spec((crisp_kernel)k)) continue;
+    print_error("kernel '%s' has no bench cases (bench/kernel_cases.c needs a spec labelled so, first kernel itself)",
+          crisp_kernel_name((crisp_kernel)k));
+    problems++;
+  }
+  for (size_t s = 0; s < bench_spec_count; s++) {
+    const bench_spec *spec = &bench_specs[s];
+    int good = spec->routine && !strcmp(spec->routine->kernel, spec->label) && spec->sizes[0] > 0 &&
+               spec->kernel_count >= 1 && spec->kernel_count <= BENCH_MAX_SPEC_KERNELS &&
+               bench_find_spec(spec->label) == spec;
+    for (size_t k = 0; good && k < spec->kernel_count; k++) good = crisp_kernel_name(spec->kernels[k]) != NULL;
+    if (good) continue;
+    print_error("bench spec '%s' is malformed", spec->label);
+    problems++;
+  }
+  if (problems) return 1;
+  printf("%zu bench specs cover all %d kernels\n", bench_spec_count, (int)CRISP_KERNEL_COUNT);
+  return 0;
+}
+
+/* A full run says which kernels it cannot measure rather than skip them. */
+static void report_missing_specs(void) {
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    if (!bench_kernel_spec((crisp_kernel)k))
+      print_error("kernel '%s' has no bench cases: not measured (they belong in bench/kernel_cases.c)",
+            crisp_kernel_name((crisp_kernel)k));
+}
+
+int main(int argc, char **argv) {
+  struct options options = {NULL, NULL, 0, 0, 0, {0, 1, 5, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
+  if (options.check) return check_specs();
   /* The sweep has ~50 lengths times every implementation: shorter rows. */
   if (options.settings.row_ms == 0) options.settings.row_ms = options.sweep ? 40 : 200;
   const int impl_status = check_impl(&options);
   if (impl_status) return impl_status;
   if (options.peers && !bench_peer_count())
-    cli_error("no peer library (OpenSSL, libsodium, GMP) was found at build time: no peer rows");
+    print_error("no peer library (OpenSSL, libsodium, GMP) was found at build time: no peer rows");
   if (options.peers && bench_peers_init() != 0) {
-    cli_error("a peer library failed to initialise");
+    print_error("a peer library failed to initialise");
     return 1;
   }
   if (options.sweep) return bench_sweep(&options.settings);
+  if (!options.kernels) report_missing_specs();
   bench_report_begin(&options.settings);
   int status = 0;
-  for (size_t s = 0; s < SPEC_COUNT; s++) {
-    if (!kernel_selected(&options, specs[s].kernel)) continue;
-    if (run_case(&options, &specs[s]) < 0) {
-      cli_error("out of memory measuring %s", specs[s].kernel);
+  for (size_t s = 0; s < bench_spec_count; s++) {
+    const bench_spec *spec = &bench_specs[s];
+    if (!kernel_selected(&options, spec->label)) continue;
+    for (size_t i = 0; i < BENCH_MAX_SIZES && spec->sizes[i]; i++) {
+      if (run_case(&options, spec, spec->sizes[i]) >= 0) continue;
+      print_error("out of memory measuring %s", spec->label);
       status = 1;
     }
   }

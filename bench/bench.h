@@ -1,7 +1,7 @@
-/* bench/bench.h - the benchmark engine's shared types: a case (one operation
- * at one size with its inputs), a routine (crisp's or a peer library's code
- * for that operation), and the measuring, case-building and reporting calls
- * the crisp bench subcommand strings together. */
+/* bench/bench.h - the benchmark engine's shared types: a spec (how one kernel
+ * is benchmarked), a case (one operation at one size with its inputs), a
+ * routine (crisp's or a peer library's code for that operation), and the
+ * measuring, case-building and reporting calls crisp-bench strings together. */
 #ifndef CRISP_BENCH_H
 #define CRISP_BENCH_H
 
@@ -10,9 +10,30 @@
 
 #include <crisp/crisp.h>
 
+struct bench_routine;
+
+#define BENCH_MAX_SPEC_KERNELS 2
+#define BENCH_MAX_SIZES 8
+
+/* How one label given to --kernel is benchmarked: the crisp kernels its
+ * operation runs (the first one's implementations make the rows of
+ * --impl all), crisp's routine, and the sizes measured. A crisp kernel is
+ * benchmarked by the spec whose label is its crisp_kernel_name; other labels
+ * (mod_exp) measure operations built on several kernels. */
+typedef struct bench_spec {
+  const char *label;
+  crisp_kernel kernels[BENCH_MAX_SPEC_KERNELS];
+  size_t kernel_count;
+  const struct bench_routine *routine;
+  int is_bignum;                  /* sizes count bits and inputs are limbs */
+  size_t messages;                /* messages per operation (md5_many), else 1 */
+  size_t sizes[BENCH_MAX_SIZES];  /* bytes per message, or bits; 0 ends the list */
+} bench_spec;
+
 /* One operation at one size, with deterministic pseudo-random inputs. */
 typedef struct bench_case {
-  const char *kernel; /* "md5", "md5_many", "poly1305", "bn_mul", ..., "mod_exp" */
+  const bench_spec *spec;
+  const char *kernel; /* the spec's label */
   size_t size;        /* bytes per message, or bits for big-integer cases */
   size_t messages;    /* messages per operation (md5_many), else 1 */
   int is_bignum;      /* size counts bits; report ns/op rather than MB/s */
@@ -55,19 +76,23 @@ typedef struct bench_settings {
   int tsv;            /* sweep only: tab-separated data for plotting */
 } bench_settings;
 
-/* crisp's own routines, and every peer routine built in (may be none). */
-extern const bench_routine bench_crisp_routines[];
-extern const size_t bench_crisp_routine_count;
+/* Every spec, in the order the bench runs them (bench/kernel_cases.c). */
+extern const bench_spec bench_specs[];
+extern const size_t bench_spec_count;
+/* The spec with this label, or NULL. */
+const bench_spec *bench_find_spec(const char *label);
+/* The spec that benchmarks crisp kernel k (label crisp_kernel_name(k),
+ * first kernel k), or NULL when the kernel has no bench cases yet. */
+const bench_spec *bench_kernel_spec(crisp_kernel kernel);
+
+/* Every peer routine built in (may be none). */
 size_t bench_peer_count(void);
 const bench_routine *bench_peer_at(size_t i);
 /* Called once before peers run (e.g. sodium_init); 0 on success. */
 int bench_peers_init(void);
 
-/* The crisp kernels a case's kernel label depends on (mod_exp: two). */
-size_t bench_case_kernels(const char *kernel, crisp_kernel out[2]);
-
-/* Case inputs. */
-int bench_case_init(bench_case *c, const char *kernel, size_t size, size_t messages);
+/* Case inputs for one size of a spec. */
+int bench_case_init(bench_case *c, const bench_spec *spec, size_t size);
 void bench_case_free(bench_case *c);
 
 /* Measures every row on one case, interleaved: warm-up and calibration,
@@ -84,7 +109,7 @@ void bench_report_end(const bench_settings *settings);
 /* "64 B", "16 KiB", "16x16 KiB", "2048 bit". */
 void bench_size_label(char *out, size_t capacity, const bench_case *c);
 
-/* crisp bench --kernel poly1305 --sweep. Returns the exit status. */
+/* --kernel poly1305 --sweep. Returns the exit status. */
 int bench_sweep(const bench_settings *settings);
 
 #endif

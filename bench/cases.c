@@ -13,30 +13,6 @@ static uint64_t next_random(uint64_t *state) {
   return *state = x;
 }
 
-size_t bench_case_kernels(const char *kernel, crisp_kernel out[2]) {
-  static const struct {
-    const char *label;
-    crisp_kernel kernels[2];
-    size_t count;
-  } map[] = {
-      {"md5", {CRISP_KERNEL_MD5}, 1},
-      {"md5_many", {CRISP_KERNEL_MD5_MANY}, 1},
-      {"poly1305", {CRISP_KERNEL_POLY1305}, 1},
-      {"bn_mul", {CRISP_KERNEL_BN_MUL}, 1},
-      {"bn_sqr", {CRISP_KERNEL_BN_SQR}, 1},
-      {"bn_mul_add", {CRISP_KERNEL_BN_MUL_ADD}, 1},
-      {"bn_mont_mul", {CRISP_KERNEL_BN_MONT_MUL}, 1},
-      {"bn_mont_sqr", {CRISP_KERNEL_BN_MONT_SQR}, 1},
-      {"mod_exp", {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR}, 2},
-  };
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-    if (strcmp(kernel, map[i].label)) continue;
-    memcpy(out, map[i].kernels, sizeof map[i].kernels);
-    return map[i].count;
-  }
-  return 0;
-}
-
 static void fill(uint64_t *random, crisp_limb *limbs, size_t n) {
   for (size_t i = 0; i < n; i++) limbs[i] = next_random(random);
 }
@@ -58,11 +34,11 @@ static int bignum_init(bench_case *c, uint64_t *random) {
   return 0;
 }
 
-int bench_case_init(bench_case *c, const char *kernel, size_t size, size_t messages) {
+int bench_case_init(bench_case *c, const bench_spec *spec, size_t size) {
   uint64_t random = 0x9e3779b97f4a7c15u ^ size;
   memset(c, 0, sizeof *c);
-  c->kernel = kernel, c->size = size, c->messages = messages ? messages : 1;
-  c->is_bignum = !strncmp(kernel, "bn_", 3) || !strcmp(kernel, "mod_exp");
+  c->spec = spec, c->kernel = spec->label, c->size = size, c->messages = spec->messages ? spec->messages : 1;
+  c->is_bignum = spec->is_bignum;
   if (c->is_bignum) return bignum_init(c, &random);
   c->bytes_per_op = (double)size * (double)c->messages;
   const size_t total = size * c->messages;

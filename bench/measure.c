@@ -24,16 +24,13 @@ double bench_now_ns(void) {
 /* Pins the row's implementation on the case's kernels (crisp rows only);
  * a kernel without an implementation of that name runs its default. */
 static void pin(const bench_case *c, const bench_row *row) {
-  crisp_kernel kernels[2];
-  const size_t count = bench_case_kernels(c->kernel, kernels);
-  for (size_t k = 0; k < count; k++)
-    if (!row->pin || crisp_use_impl(kernels[k], row->pin) != CRISP_OK) crisp_use_impl(kernels[k], NULL);
+  const bench_spec *spec = c->spec;
+  for (size_t k = 0; k < spec->kernel_count; k++)
+    if (!row->pin || crisp_use_impl(spec->kernels[k], row->pin) != CRISP_OK) crisp_use_impl(spec->kernels[k], NULL);
 }
 
 static void unpin(const bench_case *c) {
-  crisp_kernel kernels[2];
-  const size_t count = bench_case_kernels(c->kernel, kernels);
-  for (size_t k = 0; k < count; k++) crisp_use_impl(kernels[k], NULL);
+  for (size_t k = 0; k < c->spec->kernel_count; k++) crisp_use_impl(c->spec->kernels[k], NULL);
 }
 
 static double thread_cpu_ns(void) {

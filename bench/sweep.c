@@ -1,11 +1,10 @@
-/* bench/sweep.c - crisp bench --kernel poly1305 --sweep: one-shot Poly1305
+/* bench/sweep.c - crisp-bench --kernel poly1305 --sweep: one-shot Poly1305
  * at every length from 16 B to 64 KiB that sits on or next to a power of two
  * (2^k - 1, 2^k, 2^k + 1, 2^k + 15), for each implementation this CPU runs
  * and for the default (dispatched) path, which must stay within 0.95x of the
  * fastest single implementation at every length. */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "bench.h"
 
@@ -89,9 +88,12 @@ static int measure_length(bench_case *c, bench_row *rows, size_t count, const be
 }
 
 int bench_sweep(const bench_settings *settings) {
-  const bench_routine *routine = NULL;
-  for (size_t i = 0; i < bench_crisp_routine_count; i++)
-    if (!strcmp(bench_crisp_routines[i].kernel, "poly1305")) routine = &bench_crisp_routines[i];
+  const bench_spec *spec = bench_kernel_spec(CRISP_KERNEL_POLY1305);
+  if (!spec) {
+    fprintf(stderr, "crisp bench: poly1305 has no bench cases\n");
+    return 1;
+  }
+  const bench_routine *routine = spec->routine;
   bench_row rows[MAX_IMPLS + 1];
   size_t count = 0;
   for (size_t i = 0; i < crisp_impl_count(CRISP_KERNEL_POLY1305) && count < MAX_IMPLS; i++) {
@@ -105,7 +107,7 @@ int bench_sweep(const bench_settings *settings) {
   print_header(rows, count, settings);
   for (size_t l = 0; l < length_count; l++) {
     bench_case c;
-    if (bench_case_init(&c, "poly1305", lengths[l], 1) != 0 || measure_length(&c, rows, count, settings) != 0) {
+    if (bench_case_init(&c, spec, lengths[l]) != 0 || measure_length(&c, rows, count, settings) != 0) {
       bench_case_free(&c);
       fprintf(stderr, "crisp bench: out of memory\n");
       return 1;

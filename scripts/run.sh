@@ -28,8 +28,9 @@ if [ ! -f "$build_dir/build.ninja" ]; then
   rm -rf "$build_dir"
   meson setup "$build_dir" "$root"
 fi
-# The library and the crisp command only; scripts/test.sh builds the tests.
-meson compile -C "$build_dir" tools/crisp:executable
+# The library, the crisp command and crisp-bench (which `crisp bench` runs)
+# only; scripts/test.sh builds the tests.
+meson compile -C "$build_dir" tools/crisp:executable bench/crisp-bench:executable
 crisp=$build_dir/tools/crisp
 
 step "crisp info"

@@ -116,13 +116,17 @@ crisp_tool() {
   echo "$native_dir/tools/crisp"
 }
 
-kernels=(md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr)
-
 # Fails unless `crisp info` (run with the given environment) shows the
-# implementation matching pattern for each named kernel.
+# implementation matching pattern for each kernel (every kernel crisp info
+# --kernels names, or those in expect_kernels_only).
 expect_kernels() {
-  local pattern=$1 output
+  local pattern=$1 output kernels
   shift
+  mapfile -t kernels < <("$(crisp_tool)" info --kernels)
+  [ "${#kernels[@]}" -gt 0 ] || {
+    echo "crisp info --kernels named no kernel" >&2
+    return 1
+  }
   output=$(env "$@" "$(crisp_tool)" info 2>/dev/null || true)
   for kernel in "${kernels[@]}"; do
     if [[ " ${expect_kernels_only:-${kernels[*]}} " != *" $kernel "* ]]; then continue; fi
@@ -251,8 +255,22 @@ stage_install() {
   grep -v -e 'statically linked applications requires at runtime' -e 'in function' "$dest/static.log" || true
   "$dest/client-static" | sed 's/^/      /'
 
-  # The installed command runs from the installed library.
+  # The installed command runs from the installed library, and its bench
+  # subcommand finds the installed crisp-bench beside it.
   LD_LIBRARY_PATH=$libdir "$dest$prefix/bin/crisp" info | sed 's/^/      /'
+  [ -x "$dest$prefix/bin/crisp-bench" ] || {
+    echo "crisp-bench not installed beside crisp" >&2
+    return 1
+  }
+  LD_LIBRARY_PATH=$libdir PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
+  # The crisp command needs no peer library; only crisp-bench links them.
+  local needed
+  needed=$(readelf -d "$dest$prefix/bin/crisp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  echo "      crisp needs: $(echo $needed)"
+  if grep -Eq '^lib(crypto|ssl|sodium|gmp)\.' <<<"$needed"; then
+    echo "the installed crisp command links a peer library" >&2
+    return 1
+  fi
 }
 
 # Names the tests of a build directory of one kind, one per line: "binary"

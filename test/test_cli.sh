@@ -3,19 +3,27 @@
 # status byte for byte against coreutils md5sum on a generated tree (odd
 # names, empty and 1 MiB files, unreadable entries, more files than the
 # pool holds), the -c round trip, stdin, poly1305 against RFC 8439 2.5.2,
-# info, and usage errors.
-# Usage: test_cli.sh PATH-TO-CRISP. CRISP_TEST_WRAPPER (e.g. "qemu-x86_64
-# -cpu Haswell") runs crisp through an emulator; stderr is never compared,
-# so qemu's warning lines do not matter. In a cross build meson's own
-# MESON_EXE_WRAPPER (qemu-aarch64) is the default.
+# info (every kernel info --kernels names), crisp bench (through crisp, or
+# crisp-bench directly under an emulator), and usage errors.
+# Usage: test_cli.sh PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_WRAPPER
+# (e.g. "qemu-x86_64 -cpu Haswell") runs crisp through an emulator; stderr
+# is never compared, so qemu's warning lines do not matter. In a cross build
+# meson's own MESON_EXE_WRAPPER (qemu-aarch64) is the default.
 set -u
 CRISP_TEST_WRAPPER=${CRISP_TEST_WRAPPER:-${MESON_EXE_WRAPPER:-}}
-crisp_binary=$(realpath "${1:?usage: test_cli.sh PATH-TO-CRISP}")
+crisp_binary=$(realpath "${1:?usage: test_cli.sh PATH-TO-CRISP PATH-TO-CRISP-BENCH}")
+bench_binary=$(realpath "${2:?usage: test_cli.sh PATH-TO-CRISP PATH-TO-CRISP-BENCH}")
 reference=/usr/bin/md5sum
 failures=0
 checks=0
 
 crisp() { ${CRISP_TEST_WRAPPER:-} "$crisp_binary" "$@"; }
+# crisp bench runs crisp-bench through exec, which an emulator does not
+# follow (the host would run the program natively, or not at all for
+# another architecture): under a wrapper the bench is started directly.
+bench() {
+  if [ -n "${CRISP_TEST_WRAPPER:-}" ]; then ${CRISP_TEST_WRAPPER} "$bench_binary" "$@"; else crisp bench "$@"; fi
+}
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { checks=$((checks + 1)); }
@@ -133,9 +141,11 @@ expect_status 2 "poly1305 with a non-hex key" -- crisp poly1305 -k "${key%?}g" "
 # info lists every kernel and exits 0.
 crisp info > "$work/info" 2> /dev/null; status=$?
 [ $status = 0 ] && pass || fail "crisp info exit status $status"
-for kernel in md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr; do
+crisp info --kernels > "$work/kernels" 2> /dev/null; status=$?
+[ $status = 0 ] && [ -s "$work/kernels" ] && pass || fail "crisp info --kernels: exit status $status, no names"
+while read -r kernel; do
   grep -q "^$kernel: [a-z]" "$work/info" && pass || fail "crisp info lacks a '$kernel:' line"
-done
+done < "$work/kernels"
 expect_status 0 "crisp info --all" -- crisp info --all
 expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no-such-level ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info
 
@@ -145,16 +155,26 @@ expect_status 2 "unknown command" -- crisp frobnicate
 expect_status 2 "md5sum unknown option" -- crisp md5sum --frobnicate
 expect_status 2 "md5sum --tag with -c" -- crisp md5sum --tag -c "$work/sums"
 expect_status 2 "md5sum --status without -c" -- crisp md5sum --status empty
-expect_status 2 "bench unknown kernel" -- crisp bench --kernel frobnicate
-expect_status 2 "bench unknown implementation" -- crisp bench --impl frobnicate
-expect_status 2 "bench --time without a value" -- crisp bench --time
-for command in "" info md5sum poly1305 bench; do
+expect_status 2 "bench unknown kernel" -- bench --kernel frobnicate
+expect_status 2 "bench unknown implementation" -- bench --impl frobnicate
+expect_status 2 "bench --time without a value" -- bench --time
+for command in "" info md5sum poly1305; do
   expect_status 0 "crisp $command --help" -- crisp $command --help
 done
+expect_status 0 "crisp bench --help" -- bench --help
 expect_status 0 "crisp --version" -- crisp --version
 
-# bench runs (a smoke test; timings are never checked).
-expect_status 0 "bench md5 short run" -- crisp bench --kernel md5,poly1305 --time 1 --json
+# bench runs (a smoke test; timings are never checked), and every kernel
+# crisp lists has bench cases.
+expect_status 0 "bench md5 short run" -- bench --kernel md5,poly1305 --time 1 --json
+expect_status 0 "bench --check" -- bench --check
+
+# Without crisp-bench beside it, in its bin folder or on PATH, crisp bench
+# fails with status 2 (a copy of crisp in an empty folder, with its library).
+mkdir "$work/alone"
+cp "$crisp_binary" "$work/alone/crisp"
+expect_status 2 "crisp bench without crisp-bench" -- env PATH=/usr/bin:/bin \
+  LD_LIBRARY_PATH="$(dirname "$crisp_binary")/.." ${CRISP_TEST_WRAPPER:-} "$work/alone/crisp" bench --help
 
 echo "$checks checks passed, $failures failed"
 [ $failures = 0 ]

@@ -13,7 +13,7 @@ enum { EXIT_USAGE = 2 };
 int cli_info(int argc, char **argv);
 int cli_md5sum(int argc, char **argv);
 int cli_poly1305(int argc, char **argv);
-int cli_bench(int argc, char **argv); /* in bench/bench.c */
+int cli_bench(int argc, char **argv); /* runs the crisp-bench program */
 
 /* "crisp md5sum: " style prefix for messages on stderr; set by main. */
 extern const char *cli_program;

@@ -1,5 +1,6 @@
 /* tools/info.c - crisp info: the CPU, the dispatch level and why, and which
- * implementation runs each kernel (--all: every built-in implementation). */
+ * implementation runs each kernel (--all: every built-in implementation;
+ * --kernels: only the kernel names, for scripts). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,10 +9,11 @@
 #include "cli.h"
 
 static void help(void) {
-  printf("Usage: crisp info [--all]\n"
+  printf("Usage: crisp info [--all | --kernels]\n"
          "Prints the CPU brand and features, the dispatch level and why it was chosen,\n"
          "then one 'kernel: implementation' line per kernel.\n"
-         "  --all   also list every built-in implementation and whether this CPU runs it\n"
+         "  --all       also list every built-in implementation and whether this CPU runs it\n"
+         "  --kernels   print only the kernel names, one per line\n"
          "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS request could not be honoured.\n");
 }
 
@@ -24,16 +26,24 @@ static void list_all(crisp_kernel kernel) {
   }
 }
 
+static int list_kernels(void) {
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) printf("%s\n", crisp_kernel_name((crisp_kernel)k));
+  return fflush(stdout) != 0;
+}
+
 int cli_info(int argc, char **argv) {
-  int all = 0;
+  int all = 0, kernels_only = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       help();
       return 0;
     }
     if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) all = 1;
+    else if (!strcmp(argv[i], "--kernels")) kernels_only = 1;
     else return cli_usage_error("unexpected argument '%s'", argv[i]);
   }
+  if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
+  if (kernels_only) return list_kernels();
   printf("cpu: %s\n", crisp_cpu_brand());
   printf("features: %s\n", crisp_cpu_features());
   printf("levels: %s\n", crisp_levels());

@@ -19,7 +19,7 @@ static const struct subcommand subcommands[] = {
     {"info", cli_info, "CPU features, dispatch level and the implementation of every kernel"},
     {"md5sum", cli_md5sum, "compute and check MD5 sums (coreutils md5sum compatible)"},
     {"poly1305", cli_poly1305, "Poly1305 tag of a file with a 32-byte hex key"},
-    {"bench", cli_bench, "measure kernels, optionally against OpenSSL, libsodium and GMP"},
+    {"bench", cli_bench, "measure kernels, optionally against peer libraries (runs crisp-bench)"},
 };
 
 static void help(FILE *out) {

@@ -1,0 +1,110 @@
+/* bench/kernel_cases.c - the one place that says how each crisp kernel is
+ * benchmarked: crisp's routine (a public one-shot call run `iterations`
+ * times on the case's inputs), the kernels it runs and the sizes measured.
+ * A new kernel gets its routine and a line in bench_specs here; peers for it
+ * go in the peers_*.c files under the same label. */
+#include <string.h>
+
+#include "bench.h"
+
+static void run_md5(void *state, const bench_case *c, size_t iterations) {
+  uint8_t digest[CRISP_MD5_DIGEST_SIZE];
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_md5(c->data, c->size, digest);
+}
+
+static void run_md5_many(void *state, const bench_case *c, size_t iterations) {
+  uint8_t digests[64][CRISP_MD5_DIGEST_SIZE];
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) {
+    for (size_t done = 0; done < c->messages; done += 64) {
+      const size_t n = c->messages - done < 64 ? c->messages - done : 64;
+      crisp_md5_many(c->message_pointers + done, c->message_lengths + done, n, digests);
+    }
+  }
+}
+
+static void run_poly1305(void *state, const bench_case *c, size_t iterations) {
+  uint8_t tag[CRISP_POLY1305_TAG_SIZE];
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_poly1305(tag, c->data, c->size, c->key);
+}
+
+static void run_bn_mul(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_bn_mul(c->out, c->x, c->limbs, c->y, c->limbs);
+}
+
+static void run_bn_sqr(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_bn_sqr(c->out, c->x, c->limbs);
+}
+
+static void run_bn_mul_add(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  crisp_limb carry;
+  for (size_t i = 0; i < iterations; i++) {
+    crisp_bn_mul_add(c->out, c->x, c->limbs, c->y[0], &carry);
+    c->out[c->limbs] += carry;
+  }
+}
+
+static void run_bn_mont_mul(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_bn_mont_mul(c->out, c->x, c->y, c->modulus, c->limbs, c->minv);
+}
+
+static void run_bn_mont_sqr(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++) crisp_bn_mont_sqr(c->out, c->x, c->modulus, c->limbs, c->minv);
+}
+
+static void run_mod_exp(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++)
+    crisp_bn_mod_exp(c->out, c->x, c->exponent, c->limbs, c->modulus, c->limbs);
+}
+
+static const bench_routine md5_routine = {"md5", "crisp", "crisp_md5", NULL, run_md5, NULL};
+static const bench_routine md5_many_routine = {"md5_many", "crisp", "crisp_md5_many", NULL, run_md5_many, NULL};
+static const bench_routine poly1305_routine = {"poly1305", "crisp", "crisp_poly1305", NULL, run_poly1305, NULL};
+static const bench_routine bn_mul_routine = {"bn_mul", "crisp", "crisp_bn_mul", NULL, run_bn_mul, NULL};
+static const bench_routine bn_sqr_routine = {"bn_sqr", "crisp", "crisp_bn_sqr", NULL, run_bn_sqr, NULL};
+static const bench_routine bn_mul_add_routine = {"bn_mul_add", "crisp", "crisp_bn_mul_add", NULL, run_bn_mul_add,
+                                                 NULL};
+static const bench_routine bn_mont_mul_routine = {"bn_mont_mul", "crisp", "crisp_bn_mont_mul", NULL, run_bn_mont_mul,
+                                                  NULL};
+static const bench_routine bn_mont_sqr_routine = {"bn_mont_sqr", "crisp", "crisp_bn_mont_sqr", NULL, run_bn_mont_sqr,
+                                                  NULL};
+static const bench_routine mod_exp_routine = {"mod_exp", "crisp", "crisp_bn_mod_exp", NULL, run_mod_exp, NULL};
+
+#define BYTES 0
+#define BITS 1
+#define BIGNUM_SIZES {512, 1024, 2048, 4096}
+
+const bench_spec bench_specs[] = {
+    {"md5", {CRISP_KERNEL_MD5}, 1, &md5_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
+    {"md5_many", {CRISP_KERNEL_MD5_MANY}, 1, &md5_many_routine, BYTES, 16, {256, 1024, 16384, 65536}},
+    {"poly1305", {CRISP_KERNEL_POLY1305}, 1, &poly1305_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
+    {"bn_mul", {CRISP_KERNEL_BN_MUL}, 1, &bn_mul_routine, BITS, 1, BIGNUM_SIZES},
+    {"bn_sqr", {CRISP_KERNEL_BN_SQR}, 1, &bn_sqr_routine, BITS, 1, BIGNUM_SIZES},
+    {"bn_mul_add", {CRISP_KERNEL_BN_MUL_ADD}, 1, &bn_mul_add_routine, BITS, 1, BIGNUM_SIZES},
+    {"bn_mont_mul", {CRISP_KERNEL_BN_MONT_MUL}, 1, &bn_mont_mul_routine, BITS, 1, BIGNUM_SIZES},
+    {"bn_mont_sqr", {CRISP_KERNEL_BN_MONT_SQR}, 1, &bn_mont_sqr_routine, BITS, 1, BIGNUM_SIZES},
+    /* Not a kernel: the exponentiation built on the two Montgomery kernels. */
+    {"mod_exp", {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR}, 2, &mod_exp_routine, BITS, 1,
+     {1024, 2048, 3072, 4096}},
+};
+const size_t bench_spec_count = sizeof bench_specs / sizeof bench_specs[0];
+
+const bench_spec *bench_find_spec(const char *label) {
+  for (size_t i = 0; i < bench_spec_count; i++)
+    if (!strcmp(bench_specs[i].label, label)) return &bench_specs[i];
+  return NULL;
+}
+
+const bench_spec *bench_kernel_spec(crisp_kernel kernel) {
+  const char *name = crisp_kernel_name(kernel);
+  const bench_spec *spec = name ? bench_find_spec(name) : NULL;
+  return spec && spec->kernel_count > 0 && spec->kernels[0] == kernel ? spec : NULL;
+}
