@@ -510,8 +510,6 @@ static void test_errors_products(void **state) {
   assert_int_equal(crisp_bn_mul_add(z, x, 4, 7, NULL), CRISP_E_INVALID);
   assert_int_equal(crisp_bn_mul_add(z, z + 1, 4, ONES, &carry), CRISP_E_INVALID);
   assert_int_equal(crisp_bn_mul_add(z + 1, z, 4, ONES, &carry), CRISP_E_INVALID);
-  assert_int_equal(crisp_bn_mul_add(z, z, 4, ONES, z + 3), CRISP_E_INVALID);
-  assert_int_equal(crisp_bn_mul_add(z + 8, z, 4, ONES, z + 2), CRISP_E_INVALID);
   assert_untouched(z, 16);
   assert_true(carry == GUARD);
 }

@@ -26,8 +26,9 @@ CRISP_API int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const 
 /* z[0..2n) = x * x. z must not overlap x; n >= 1. */
 CRISP_API int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 
-/* z[0..n) += x[0..n) * k, and *carry = the limb carried out. x may equal z
- * exactly but not overlap it otherwise; carry overlaps neither. n >= 1.
+/* z[0..n) += x[0..n) * k, then *carry = the limb carried out (written
+ * last, so it may point anywhere, even into z). x may equal z exactly but
+ * not overlap it otherwise. n >= 1.
  * CRISP_E_INVALID on NULL, n == 0 or such an overlap; CRISP_E_RANGE when n
  * limbs do not fit in memory; z and *carry untouched then. */
 CRISP_API int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry);
