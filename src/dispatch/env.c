@@ -28,8 +28,7 @@ static const char *const switch_names[CRISP_KERNEL_COUNT] = {
  * hostile variable cannot flood or garble the one line we print. */
 static void quote(const char *text, char *out, size_t size) {
   size_t n = 0;
-  for (; *text && n + 4 < size && n < 48; text++)
-    out[n++] = (*text >= 0x20 && *text < 0x7f) ? *text : '?';
+  for (; *text && n + 4 < size && n < 48; text++) out[n++] = (*text >= 0x20 && *text < 0x7f) ? *text : '?';
   if (*text) out[n++] = '.', out[n++] = '.', out[n++] = '.';
   out[n] = '\0';
 }
@@ -111,7 +110,8 @@ static void report_unknown(const unknown_switches *unknown) {
   for (size_t i = 0; i < unknown->count && i < SHOWN_UNKNOWN; i++)
     used += (size_t)snprintf(names + used, sizeof names - used, "%s'%s'", i ? ", " : "", unknown->shown[i]);
   char more[48] = "";
-  if (unknown->count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", unknown->count - SHOWN_UNKNOWN);
+  if (unknown->count > SHOWN_UNKNOWN)
+    snprintf(more, sizeof more, " and %zu more", unknown->count - SHOWN_UNKNOWN);
   fprintf(stderr, "crisp: CRYPTO_OPTIONS: unknown switch%s %s%s ignored (known: -/+ with %s)\n",
           unknown->count > 1 ? "es" : "", names, more, known);
 }
@@ -141,7 +141,8 @@ static void read_options(const char *value, crisp_env_choice *choice) {
   }
   if (choice->generic_kernels) {
     size_t used = strlen(choice->reason);
-    snprintf(choice->reason + used, sizeof choice->reason - used, "; CRYPTO_OPTIONS sends some kernels to generic");
+    snprintf(choice->reason + used, sizeof choice->reason - used,
+             "; CRYPTO_OPTIONS sends some kernels to generic");
   }
 }
 

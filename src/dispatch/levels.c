@@ -46,4 +46,6 @@ crisp_level_id crisp_level_best(uint32_t cpu_features) {
   return best;
 }
 
-const char *crisp_level_list(void) { return level_list + 1; }
+const char *crisp_level_list(void) {
+  return level_list + 1;
+}

@@ -39,14 +39,16 @@ const crisp_impl_info *crisp_registry_at(crisp_kernel kernel, size_t index) {
 
 const crisp_impl_info *crisp_registry_find(crisp_kernel kernel, const char *name) {
   for (size_t i = 0; i < IMPL_TOTAL; i++)
-    if (all_impls[i].kernel == kernel && strcasecmp(all_impls[i].info->name, name) == 0) return all_impls[i].info;
+    if (all_impls[i].kernel == kernel && strcasecmp(all_impls[i].info->name, name) == 0)
+      return all_impls[i].info;
   return NULL;
 }
 
 const crisp_impl_info *crisp_registry_best(crisp_kernel kernel, crisp_level_id cap, uint32_t cpu_features) {
   for (size_t i = 0; i < IMPL_TOTAL; i++) {
     const crisp_impl_info *impl = all_impls[i].info;
-    if (all_impls[i].kernel == kernel && impl->level <= cap && (impl->features & ~cpu_features) == 0) return impl;
+    if (all_impls[i].kernel == kernel && impl->level <= cap && (impl->features & ~cpu_features) == 0)
+      return impl;
   }
   return NULL;
 }

@@ -15,10 +15,10 @@ const crisp_impl_info *crisp_registry_best(crisp_kernel kernel, crisp_level_id c
 
 /* crisp_registry_NAME_at(index): the typed descriptor of kernel NAME's
  * index-th implementation, best first; NULL past the end. */
-#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
-  static inline const type *crisp_registry_##name##_at(size_t index) {                              \
-    const crisp_impl_info *info = crisp_registry_at(CRISP_KERNEL_##ENUM, index);                    \
-    return info ? crisp_impl_as_##name(info) : NULL;                                                \
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                               \
+  static inline const type *crisp_registry_##name##_at(size_t index) {           \
+    const crisp_impl_info *info = crisp_registry_at(CRISP_KERNEL_##ENUM, index); \
+    return info ? crisp_impl_as_##name(info) : NULL;                             \
   }
 CRISP_KERNEL_LIST(CRISP_KERNEL)
 #undef CRISP_KERNEL
