@@ -5,10 +5,10 @@
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
  * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
- * its own copy of these routines bound to its own rows. Every routine here runs the same instructions and
- * touches the same addresses for all operand values (the Karatsuba step
- * picks its signs with masks), so the Montgomery kernels may use the fast
- * products. */
+ * its own copy of these routines bound to its own rows. Every routine here
+ * runs the same instructions and touches the same addresses for all operand
+ * values (the Karatsuba step picks its signs with masks), so the Montgomery
+ * kernels may use the fast products. */
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 
@@ -215,7 +215,8 @@ static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n
  * and all carries are added in one pass at the end, since no later
  * quotient digit reads limbs n and above. The final subtraction is chosen by
  * mask. t is overwritten. */
-static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv) {
+static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n,
+                                 crisp_limb minv) {
   CRISP_ROW_REDC(t, m, n, minv);
   crisp_limb top = crisp_bn_add_n_x86_64(t + n, t + n, t, n, 0);
   crisp_limb borrow = crisp_bn_sub_n_x86_64(t, t + n, m, n, 0);

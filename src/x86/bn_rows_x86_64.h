@@ -24,11 +24,13 @@ unsigned char crisp_bn_sub_n_x86_64(crisp_limb *z, const crisp_limb *x, const cr
 unsigned char crisp_bn_add_carry_x86_64(crisp_limb *z, size_t n, unsigned char carry);
 
 /* z[0..n) = x * k + carry (z += x * k + carry); returns the carry limb. */
-crisp_limb crisp_bn_mul_row_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb carry);
+crisp_limb crisp_bn_mul_row_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
+                                   crisp_limb carry);
 crisp_limb crisp_bn_mul_add_row_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
                                        crisp_limb carry);
 /* z[0..xn+yn) = x * y, schoolbook; xn, yn >= 1, z apart from x and y. */
-void crisp_bn_mul_basecase_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
+void crisp_bn_mul_basecase_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                  size_t yn);
 /* The rows i = 1 .. n-2 of a square's cross products: z[2i+1 ..) +=
  * x[i+1 .. n) * x[i], the carry stored at z[n+i]. Nothing for n < 3. */
 void crisp_bn_sqr_triangle_x86_64(crisp_limb *z, const crisp_limb *x, size_t n);
@@ -56,7 +58,7 @@ void crisp_bn_sqr_triangle16_x86_64_adx(crisp_limb *z, const crisp_limb *x);
 void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
 /* z[0..n) = x + y + w + carry (carry 0 or 1); returns the sum of the two
  * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
-crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, const crisp_limb *w,
-                                    size_t n, crisp_limb carry);
+crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
+                                    const crisp_limb *w, size_t n, crisp_limb carry);
 
 #endif
