@@ -81,7 +81,7 @@ expect_output() {
 # fuzzing, tsan, ...): write stage_NAME, describe it in describe_stage, and
 # add NAME to the lists below.
 
-native_stages=(build native dispatch-cli symbols install)
+native_stages=(build native dispatch-cli symbols install cet)
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
 # sanitize valgrind constant-time tsan env-sweep fuzz (full run only)
 source "$root/scripts/hardening.sh"
@@ -93,6 +93,7 @@ describe_stage() {
     dispatch-cli) echo "crisp info with CRYPTO_FORCE / CRYPTO_OPTIONS, native CPU" ;;
     symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
+    cet) echo "meson test built with -fcf-protection=full; bignum .S objects CET-clean (scripts/check_cet.sh)" ;;
     qemu64) echo "meson test under qemu-x86_64 -cpu qemu64 (SSE2 only)" ;;
     haswell) echo "meson test under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512)" ;;
     dispatch-emulated) echo "crisp info on emulated CPUs: lower levels, CRYPTO_FORCE fallback" ;;
@@ -315,6 +316,17 @@ run_emulated_suite() {
 # ignore the "qemu-x86_64:" warning lines TCG prints for newer CPU models.
 run_emulated_x86() {
   run_emulated_suite "$native_dir" "qemu-x86_64 -cpu $1" "qemu-x86_64 -cpu $1"
+}
+
+# A build with CET (-fcf-protection=full) passes the suite, and the objects
+# assembled from the bignum .S files carry the IBT + SHSTK property with
+# ENDBR64 at every entry and every indirect-jump target.
+stage_cet() {
+  local dir=$build_prefix-cet log=$native_dir/cet
+  configure "$dir" -Dc_args=-fcf-protection=full >"$log.setup.log" || { cat "$log.setup.log"; return 1; }
+  meson compile -C "$dir" >"$log.compile.log" || { tail -30 "$log.compile.log"; return 1; }
+  run_meson_test "$dir"
+  bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_bn_rows_*.S.o
 }
 
 stage_qemu64() {

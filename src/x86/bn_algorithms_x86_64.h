@@ -1,14 +1,14 @@
 /* src/x86/bn_algorithms_x86_64.h - products, squares and Montgomery
- * reduction built from one flavour of the x86-64 rows. The including file
- * defines CRISP_ROW_ADDMUL and CRISP_ROW_MUL (crisp_row_*_adx or
- * crisp_row_*_mulq), and optionally CRISP_ROW_SQR_DIAGONAL,
- * CRISP_ROW_SQR_TRIANGLE, CRISP_ROW_SQR_TRIANGLE8 with
- * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 and CRISP_ROW_MUL_BASECASE, first,
- * so each kernel file gets its own copy compiled with its own
- * instruction-set flags. Every routine here runs the same instructions and
- * touches the same addresses for all operand values (the Karatsuba step
- * picks its signs with masks), so the Montgomery kernels may use the fast
- * products. */
+ * reduction built from one flavour of the x86-64 assembly rows
+ * (bn_rows_x86_64.h). The including file first binds CRISP_ROW_MUL,
+ * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
+ * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
+ * optionally CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
+ * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
+ * its own copy of these routines bound to its own rows. Every routine here
+ * runs the same instructions and touches the same addresses for all operand
+ * values (the Karatsuba step picks its signs with masks), so the Montgomery
+ * kernels may use the fast products. */
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
 
@@ -16,9 +16,12 @@
 
 #include "x86/bn_rows_x86_64.h"
 
-#if !defined(CRISP_ROW_ADDMUL) || !defined(CRISP_ROW_MUL)
-#error "define CRISP_ROW_ADDMUL and CRISP_ROW_MUL before including bn_algorithms_x86_64.h"
+#if !defined(CRISP_ROW_MUL) || !defined(CRISP_ROW_MUL_BASECASE) || !defined(CRISP_ROW_SQR_TRIANGLE) || \
+    !defined(CRISP_ROW_REDC)
+#error "bind the rows of one flavour before including bn_algorithms_x86_64.h"
 #endif
+
+typedef unsigned __int128 crisp_dlimb;
 
 /* Sizes (limbs) from which one Karatsuba level beats the schoolbook rows;
  * measured on AMD Zen 5 (Turin) with the ADX rows (the MULQ files set their
@@ -42,17 +45,6 @@
 /* Scratch one Karatsuba call of size n needs, its recursion included:
  * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
 #define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
-
-/* Schoolbook: one multiply row, then one multiply-add row per limb of y. */
-static inline void crisp_bn_mul_basecase(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
-                                         size_t yn) {
-#ifdef CRISP_ROW_MUL_BASECASE
-  CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
-#else
-  z[xn] = CRISP_ROW_MUL(z, x, xn, y[0], 0);
-  for (size_t j = 1; j < yn; j++) z[xn + j] = CRISP_ROW_ADDMUL(z + j, x, xn, y[j], 0);
-#endif
-}
 
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
  * flavour (the ADX rows have their own). */
@@ -93,11 +85,7 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
 #endif
   if (n > 1) {
     z[n] = CRISP_ROW_MUL(z + 1, x + 1, n - 1, x[0], 0);
-#ifdef CRISP_ROW_SQR_TRIANGLE
     CRISP_ROW_SQR_TRIANGLE(z, x, n);
-#else
-    for (size_t i = 1; i + 1 < n; i++) z[n + i] = CRISP_ROW_ADDMUL(z + 2 * i + 1, x + i + 1, n - 1 - i, x[i], 0);
-#endif
   }
   CRISP_ROW_SQR_DIAGONAL(z, x, n);
 }
@@ -106,7 +94,7 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
  * negation is a masked complement plus the borrow: no branch on values. */
 static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, size_t hn, const crisp_limb *b,
                                            size_t ln) {
-  unsigned char borrow = crisp_bn_sub_n(d, a, b, ln, 0);
+  unsigned char borrow = crisp_bn_sub_n_x86_64(d, a, b, ln, 0);
   for (size_t i = ln; i < hn; i++) {
     unsigned long long s;
     borrow = _subborrow_u64(borrow, a[i], 0, &s);
@@ -114,7 +102,7 @@ static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, s
   }
   crisp_limb mask = (crisp_limb)0 - borrow;
   for (size_t i = 0; i < hn; i++) d[i] ^= mask;
-  crisp_bn_add_carry(d, hn, (unsigned char)borrow);
+  crisp_bn_add_carry_x86_64(d, hn, (unsigned char)borrow);
   return borrow;
 }
 
@@ -128,7 +116,7 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
     if (square)
       crisp_bn_sqr_basecase(z, x, n);
     else
-      crisp_bn_mul_basecase(z, x, n, y, n);
+      CRISP_ROW_MUL_BASECASE(z, x, n, y, n);
   } else {
     crisp_bn_karatsuba(z, x, y, n, scratch, square);
   }
@@ -162,19 +150,19 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 #endif
   {
     /* middle = z0 + z2, 2*high + 1 limbs, then +- product */
-    carry = crisp_bn_add_n(middle, z + 2 * low, z, 2 * low, 0);
+    carry = crisp_bn_add_n_x86_64(middle, z + 2 * low, z, 2 * low, 0);
     for (size_t i = 2 * low; i < 2 * high; i++) {
       unsigned long long s;
       carry = _addcarry_u64(carry, z[2 * low + i], 0, &s);
       middle[i] = s;
     }
     middle[2 * high] = carry;
-    carry = crisp_bn_add_n(middle, middle, product, 2 * high, (unsigned char)(subtract & 1));
+    carry = crisp_bn_add_n_x86_64(middle, middle, product, 2 * high, (unsigned char)(subtract & 1));
     middle[2 * high] += subtract + carry;
   }
 
-  carry = crisp_bn_add_n(z + low, z + low, middle, 2 * high + 1, 0);
-  crisp_bn_add_carry(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);
+  carry = crisp_bn_add_n_x86_64(z + low, z + low, middle, 2 * high + 1, 0);
+  crisp_bn_add_carry_x86_64(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);
 }
 
 /* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
@@ -188,7 +176,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     xn = yn, yn = tn;
   }
   if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX) {
-    crisp_bn_mul_basecase(z, x, xn, y, yn);
+    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
     return;
   }
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
@@ -198,13 +186,13 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
   for (; done + yn <= xn; done += yn) {
     for (size_t i = done + yn; i < done + 2 * yn && i < xn + yn; i++) z[i] = 0;
     crisp_bn_mul_equal(block, x + done, y, yn, scratch, 0);
-    unsigned char carry = crisp_bn_add_n(z + done, z + done, block, 2 * yn, 0);
+    unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, 2 * yn, 0);
     (void)carry; /* the partial sum x[0..done+yn) * y fits in done + 2 yn limbs */
   }
   if (done < xn) {
     const size_t rest = xn - done;
-    crisp_bn_mul_basecase(block, x + done, rest, y, yn);
-    unsigned char carry = crisp_bn_add_n(z + done, z + done, block, yn, 0);
+    CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
+    unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
     for (size_t i = yn; i < rest + yn; i++) {
       unsigned long long s;
       carry = _addcarry_u64(carry, block[i], 0, &s);
@@ -227,10 +215,11 @@ static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n
  * and all carries are added in one pass at the end, since no later
  * quotient digit reads limbs n and above. The final subtraction is chosen by
  * mask. t is overwritten. */
-static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv) {
-  for (size_t i = 0; i < n; i++) t[i] = CRISP_ROW_ADDMUL(t + i, m, n, t[i] * minv, 0);
-  crisp_limb top = crisp_bn_add_n(t + n, t + n, t, n, 0);
-  crisp_limb borrow = crisp_bn_sub_n(t, t + n, m, n, 0);
+static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n,
+                                 crisp_limb minv) {
+  CRISP_ROW_REDC(t, m, n, minv);
+  crisp_limb top = crisp_bn_add_n_x86_64(t + n, t + n, t, n, 0);
+  crisp_limb borrow = crisp_bn_sub_n_x86_64(t, t + n, m, n, 0);
   /* keep the difference when top:t[n..2n) >= m, i.e. a carry out or no borrow */
   crisp_limb keep_difference = (crisp_limb)0 - (top | (borrow ^ 1));
   for (size_t i = 0; i < n; i++) r[i] = (t[i] & keep_difference) | (t[n + i] & ~keep_difference);

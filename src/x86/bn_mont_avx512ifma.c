@@ -223,7 +223,7 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
   }
   /* t < 2m: subtract m when value[n] (the bit above 64n) is set or no borrow */
   crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  const unsigned char borrow = crisp_bn_sub_n(difference, value, m, n, 0);
+  const unsigned char borrow = crisp_bn_sub_n_x86_64(difference, value, m, n, 0);
   const crisp_limb keep_difference = (crisp_limb)0 - ((value[n] & 1) | (crisp_limb)(borrow ^ 1));
   for (size_t i = 0; i < n; i++) r[i] = (difference[i] & keep_difference) | (value[i] & ~keep_difference);
 }

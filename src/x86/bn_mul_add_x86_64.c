@@ -1,10 +1,11 @@
 /* src/x86/bn_mul_add_x86_64.c - z += x * k, returning the carry limb, MULQ (baseline x86-64).
  * Radix 2^64, one mulq row, 8 limbs per unrolled block. Any length.
  * Measured on AMD Zen 4 (EPYC): 1.4-1.8 TSC ticks per limb from 16 limbs. */
-#include "x86/bn_flavour_mulq.h"
+#include "x86/bn_rows_x86_64.h"
+#include "x86/bn_x86_64.h"
 
 crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
-  return CRISP_ROW_ADDMUL(z, x, n, k, 0);
+  return crisp_bn_mul_add_row_x86_64(z, x, n, k, 0);
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_impl = {

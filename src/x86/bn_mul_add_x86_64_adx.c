@@ -2,10 +2,11 @@
  * Radix 2^64, one adx row, 8 limbs per unrolled block. Any length.
  * Measured on AMD Zen 5 (Turin, virtualised): 1.0-1.25 TSC ticks per limb
  * from 16 to 64 limbs (GMP 6.2.1 mpn_addmul_1: 1.45-1.55). */
-#include "x86/bn_flavour_adx.h"
+#include "x86/bn_rows_x86_64.h"
+#include "x86/bn_x86_64.h"
 
 crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
-  return CRISP_ROW_ADDMUL(z, x, n, k, 0);
+  return crisp_bn_mul_add_row_x86_64_adx(z, x, n, k, 0);
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_adx_impl = {

@@ -1,0 +1,428 @@
+/* src/x86/bn_rows_x86_64_adx.S - big-integer rows with MULX and the two
+ * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
+ * the schoolbook product, a square's cross products (looped rows, and fully
+ * unrolled triangles for 8 and 16 limbs), its doubling with the diagonal,
+ * Karatsuba's three-way addition and the Montgomery reduction rows.
+ *
+ * Radix 2^64, limbs least significant first. SysV ABI; every function is
+ * declared in bn_rows_x86_64.h, with its contract. Rows are unrolled 8 limbs
+ * per block and entered part-way through the first block (see
+ * bn_rows_x86_64.inc); the block loop counts down in rcx with LEA and
+ * JRCXZ, which leave CF and OF alone, so both chains run through the whole
+ * row. The instructions run and the addresses touched depend on the lengths
+ * only, never on limb values. */
+
+#include "x86/bn_rows_x86_64.inc"
+
+/* ---- Multiply rows --------------------------------------------------------- */
+
+/* rcx blocks of z = x * rdx + \carry (\accumulate 0) or z += x * rdx +
+ * \carry (\accumulate 1), x in \x, z in \z, from the limb the entry jump
+ * picked. The low half of each product meets the pending high half
+ * (\carry) on the CF chain and z on the OF chain, so the two additions do
+ * not wait on each other. Leaves the chains' last carries in CF and OF. */
+.macro ADX_BLOCKS name, accumulate, x, z, carry, low, high
+\name\()_block:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+\name\()_limb\limb:
+	mulx	8*\limb(\x), \low, \high
+	adcx	\carry, \low
+	.if \accumulate
+	adox	8*\limb(\z), \low
+	.endif
+	mov	\low, 8*\limb(\z)
+	mov	\high, \carry
+	.endr
+	lea	64(\x), \x
+	lea	64(\z), \z
+	lea	-1(%rcx), %rcx
+	jrcxz	\name\()_end
+	jmp	\name\()_block
+\name\()_end:
+.endm
+
+/* One row: rdi z, rsi x, rdx n, rcx multiplier, r8 carry in; returns the
+ * carry out. */
+.macro ADX_ROW name, accumulate
+	mov	%r8, %rax
+	test	%rdx, %rdx
+	jz	\name\()_return
+	mov	%rdx, %r9
+	mov	%rcx, %rdx
+	mov	%r9, %rcx
+	ROW_SPLIT %rcx, %r10, %r11, %rsi, %rdi
+	ROW_TARGET \name, %r10, %r11
+	xor	%r8d, %r8d		/* a zero; clears CF and OF */
+	jmp	*%r11
+	ADX_BLOCKS \name, \accumulate, %rsi, %rdi, %rax, %r9, %r10
+	adcx	%r8, %rax
+	.if \accumulate
+	adox	%r8, %rax
+	.endif
+\name\()_return:
+	ret
+	ROW_PADS \name
+.endm
+
+FUNCTION crisp_bn_mul_row_x86_64_adx
+	ADX_ROW .Lmul_row, 0
+END_FUNCTION crisp_bn_mul_row_x86_64_adx
+
+FUNCTION crisp_bn_mul_add_row_x86_64_adx
+	ADX_ROW .Lmul_add_row, 1
+END_FUNCTION crisp_bn_mul_add_row_x86_64_adx
+
+/* Schoolbook z = x * y: a multiply row for y[0], then a multiply-add row
+ * per further limb of y, all entering the block at the same limb.
+ * rdi z, rsi x, rdx xn, rcx y, r8 yn. Registers: rbp x, r12 the row of z,
+ * r8 the limb of y, rbx rows left, r13 blocks per row, r9 the entry of the
+ * multiply-add rows; in a row r10 carry, rax and r11 the product. The last
+ * carry goes in with the zero left in rcx. */
+FUNCTION crisp_bn_mul_basecase_x86_64_adx
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	lea	-1(%r8), %rbx
+	mov	%rcx, %r8
+	mov	%rdx, %r13
+	ROW_SPLIT %r13, %r11, %r10, %rsi, %rdi
+	mov	%rsi, %rbp
+	mov	%rdi, %r12
+	mov	%r11, %r10
+	ROW_TARGET .Lmul_basecase_first, %r10, %rax
+	ROW_TARGET .Lmul_basecase_rows, %r11, %r9
+	mov	(%r8), %rdx
+	mov	%r13, %rcx
+	xor	%r10d, %r10d		/* clears CF and OF */
+	jmp	*%rax
+	ADX_BLOCKS .Lmul_basecase_first, 0, %rsi, %rdi, %r10, %rax, %r11
+	adcx	%rcx, %r10
+	mov	%r10, (%rdi)		/* z[xn] */
+	test	%rbx, %rbx
+	jz	.Lmul_basecase_done
+.Lmul_basecase_row:
+	lea	8(%r8), %r8
+	mov	(%r8), %rdx
+	lea	8(%r12), %r12
+	mov	%rbp, %rsi
+	mov	%r12, %rdi
+	mov	%r13, %rcx
+	xor	%r10d, %r10d		/* clears CF and OF */
+	jmp	*%r9
+	ADX_BLOCKS .Lmul_basecase_rows, 1, %rsi, %rdi, %r10, %rax, %r11
+	adcx	%rcx, %r10
+	adox	%rcx, %r10
+	mov	%r10, (%rdi)		/* z[j + xn] */
+	dec	%rbx
+	jnz	.Lmul_basecase_row
+.Lmul_basecase_done:
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	ret
+	ROW_PADS .Lmul_basecase_first
+	ROW_PADS .Lmul_basecase_rows
+END_FUNCTION crisp_bn_mul_basecase_x86_64_adx
+
+/* The rows i = 1 .. n-2 of a square's cross products: z[2i+1 ..) +=
+ * x[i+1 .. n) * x[i], the carry stored at z[n+i]. Each row's entry depends
+ * on its length n-1-i alone. rdi z, rsi x, rdx n. Registers: r8 x + i + 1,
+ * r9 z + 2i + 1, r10 the row's length; in a row rbx carry, rax and r11 the
+ * product. */
+FUNCTION crisp_bn_sqr_triangle_x86_64_adx
+	cmp	$3, %rdx
+	jb	.Lsqr_triangle_return
+	push	%rbx
+	lea	16(%rsi), %r8
+	lea	24(%rdi), %r9
+	lea	-2(%rdx), %r10
+.Lsqr_triangle_row:
+	mov	-8(%r8), %rdx
+	mov	%r10, %rcx
+	mov	%r8, %rsi
+	mov	%r9, %rdi
+	ROW_SPLIT %rcx, %rax, %r11, %rsi, %rdi
+	ROW_TARGET .Lsqr_triangle, %rax, %r11
+	xor	%ebx, %ebx		/* clears CF and OF */
+	jmp	*%r11
+	ADX_BLOCKS .Lsqr_triangle, 1, %rsi, %rdi, %rbx, %rax, %r11
+	adcx	%rcx, %rbx
+	adox	%rcx, %rbx
+	mov	%rbx, (%rdi)		/* z[n + i] */
+	lea	8(%r8), %r8
+	lea	16(%r9), %r9
+	dec	%r10
+	jnz	.Lsqr_triangle_row
+	pop	%rbx
+.Lsqr_triangle_return:
+	ret
+	ROW_PADS .Lsqr_triangle
+END_FUNCTION crisp_bn_sqr_triangle_x86_64_adx
+
+/* The n rows of a Montgomery reduction: row i adds m * (t[i] minv mod 2^64)
+ * at t + i, which clears t[i]; the row's carry is parked in t[i].
+ * rdi t, rsi m, rdx n, rcx minv. Registers: r8 minv, rbx m, rbp t + i,
+ * r12 8 skip, r13 rows left, r14 blocks per row, r9 the entry; in a row
+ * r10 carry, rax and r11 the product. */
+FUNCTION crisp_bn_redc_rows_x86_64_adx
+	test	%rdx, %rdx
+	jz	.Lredc_rows_return
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	mov	%rcx, %r8
+	mov	%rdx, %r13
+	mov	%rdx, %r14
+	mov	%rdi, %rbp
+	ROW_SPLIT %r14, %rax, %r12, %rsi
+	mov	%rsi, %rbx
+	ROW_TARGET .Lredc_rows, %rax, %r9
+.Lredc_rows_row:
+	mov	(%rbp), %rdx
+	imul	%r8, %rdx
+	mov	%rbx, %rsi
+	mov	%rbp, %rdi
+	sub	%r12, %rdi
+	mov	%r14, %rcx
+	xor	%r10d, %r10d		/* clears CF and OF */
+	jmp	*%r9
+	ADX_BLOCKS .Lredc_rows, 1, %rsi, %rdi, %r10, %rax, %r11
+	adcx	%rcx, %r10
+	adox	%rcx, %r10
+	mov	%r10, (%rbp)		/* t[i] = the row's carry */
+	lea	8(%rbp), %rbp
+	dec	%r13
+	jnz	.Lredc_rows_row
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+.Lredc_rows_return:
+	ret
+	ROW_PADS .Lredc_rows
+END_FUNCTION crisp_bn_redc_rows_x86_64_adx
+
+/* ---- Doubling and diagonal of a square ------------------------------------ */
+
+/* z[0..2n) = 2 z + sum x[i]^2 B^2i, where z holds the cross products of a
+ * square (so the result fits and no carry leaves): the doubling runs on the
+ * CF chain (ADCX of a limb with itself), the squares on the OF chain.
+ * rdi z, rsi x, rdx n. */
+FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
+	test	%rdx, %rdx
+	jz	.Lsqr_diagonal_return
+	mov	%rdx, %rcx
+	ROW_SPLIT %rcx, %r8, %r9, %rsi, %rdi
+	sub	%r9, %rdi		/* z moves two limbs per limb of x */
+	ROW_TARGET .Lsqr_diagonal, %r8, %rax
+	xor	%r8d, %r8d		/* clears CF and OF */
+	jmp	*%rax
+.Lsqr_diagonal_block:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+.Lsqr_diagonal_limb\limb:
+	mov	8*\limb(%rsi), %rdx
+	mulx	%rdx, %r8, %r9
+	mov	16*\limb(%rdi), %r10
+	mov	16*\limb+8(%rdi), %r11
+	adcx	%r10, %r10
+	adcx	%r11, %r11
+	adox	%r8, %r10
+	adox	%r9, %r11
+	mov	%r10, 16*\limb(%rdi)
+	mov	%r11, 16*\limb+8(%rdi)
+	.endr
+	lea	64(%rsi), %rsi
+	lea	128(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	.Lsqr_diagonal_return
+	jmp	.Lsqr_diagonal_block
+.Lsqr_diagonal_return:
+	ret
+	ROW_PADS .Lsqr_diagonal
+END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
+
+/* ---- Karatsuba's middle term ----------------------------------------------- */
+
+/* z = x + y + w + carry (carry 0 or 1) in one pass: x + y on the CF chain,
+ * + w on the OF chain; returns the sum of the two carries out (0, 1 or 2).
+ * rdi z, rsi x, rdx y, rcx w, r8 n, r9 carry. */
+FUNCTION crisp_bn_add3_x86_64_adx
+	mov	%r9, %rax
+	test	%r8, %r8
+	jz	.Ladd3_return
+	mov	%rcx, %r10
+	mov	%r8, %rcx
+	ROW_SPLIT %rcx, %r11, %r8, %rdi, %rsi, %rdx, %r10
+	ROW_TARGET .Ladd3, %r11, %r8
+	neg	%r9			/* CF = carry, OF = 0 */
+	jmp	*%r8
+.Ladd3_block:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+.Ladd3_limb\limb:
+	mov	8*\limb(%rsi), %rax
+	adcx	8*\limb(%rdx), %rax
+	adox	8*\limb(%r10), %rax
+	mov	%rax, 8*\limb(%rdi)
+	.endr
+	lea	64(%rsi), %rsi
+	lea	64(%rdx), %rdx
+	lea	64(%r10), %r10
+	lea	64(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	.Ladd3_end
+	jmp	.Ladd3_block
+.Ladd3_end:
+	mov	$0, %eax		/* MOV keeps the flags */
+	adcx	%rcx, %rax
+	adox	%rcx, %rax
+.Ladd3_return:
+	ret
+	ROW_PADS .Ladd3
+END_FUNCTION crisp_bn_add3_x86_64_adx
+
+/* ---- Fully unrolled triangles for 8 and 16 limbs -------------------------
+ * The cross products x[i] x[j] (i < j) of an 8- or 16-limb square with the
+ * running columns in eight registers instead of memory, so no row waits on
+ * the previous row's stores. The multiplicand is a block of eight limbs
+ * a = x[b .. b+8); a window of registers W0..W7 holds the columns
+ * i+b .. i+b+7 while row i adds x[i] * a[first .. 8) to W[first .. 8) (low
+ * halves on the CF chain, high halves on the OF chain); then W0 is final:
+ * it is stored and its register takes the new top column. The window moves
+ * one column per row by renaming: each row's register list below is the
+ * previous one rotated by one. Pass 1 (b = 0) does the triangle of x[0..8),
+ * rows 0..6 with first = i + 1; pass 2 (b = 8) does x[0..16) times
+ * x[8..16) above the diagonal, rows 0..14 with first = max(0, i - 7).
+ * rdi z, rsi x; window r8..r15, rax and rcx the product, rdx x[i]. */
+
+/* W[m] += low(x[i] a[m]), W[m+1] += high(x[i] a[m]). */
+.macro SQR_STEP m, b, wm, wm1
+	mulx	8*(\b+\m)(%rsi), %rax, %rcx
+	adcx	%rax, \wm
+	adox	%rcx, \wm1
+.endm
+
+/* Row \i of the pass over block \b, products from a[\first] on. The last
+ * product stores column i+b (W0) and turns its register into the new top
+ * column: the high half plus both chains' carries. */
+.macro SQR_ROW i, first, b, w0, w1, w2, w3, w4, w5, w6, w7
+	mov	8*\i(%rsi), %rdx
+	xor	%eax, %eax		/* clears CF and OF */
+	.if \first <= 0
+	SQR_STEP 0, \b, \w0, \w1
+	.endif
+	.if \first <= 1
+	SQR_STEP 1, \b, \w1, \w2
+	.endif
+	.if \first <= 2
+	SQR_STEP 2, \b, \w2, \w3
+	.endif
+	.if \first <= 3
+	SQR_STEP 3, \b, \w3, \w4
+	.endif
+	.if \first <= 4
+	SQR_STEP 4, \b, \w4, \w5
+	.endif
+	.if \first <= 5
+	SQR_STEP 5, \b, \w5, \w6
+	.endif
+	.if \first <= 6
+	SQR_STEP 6, \b, \w6, \w7
+	.endif
+	mov	\w0, 8*(\i+\b)(%rdi)
+	mulx	8*(\b+7)(%rsi), %rax, \w0
+	adcx	%rax, \w7
+	mov	$0, %eax		/* MOV keeps the flags */
+	adox	%rax, \w0
+	adcx	%rax, \w0
+.endm
+
+/* Pass 1: the triangle of x[0..8); leaves columns 7..14 in r15, r8..r14. */
+.macro SQR_PASS_LOW
+	SQR_ROW  0, 1, 0, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r15
+	SQR_ROW  1, 2, 0, %r9,  %r10, %r11, %r12, %r13, %r14, %r15, %r8
+	SQR_ROW  2, 3, 0, %r10, %r11, %r12, %r13, %r14, %r15, %r8,  %r9
+	SQR_ROW  3, 4, 0, %r11, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10
+	SQR_ROW  4, 5, 0, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11
+	SQR_ROW  5, 6, 0, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12
+	SQR_ROW  6, 7, 0, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12, %r13
+.endm
+
+/* Pass 2: x[0..16) times x[8..16) above the diagonal, from columns 8..15
+ * in r8..r15; leaves columns 23..30 in r15, r8..r14. */
+.macro SQR_PASS_HIGH
+	SQR_ROW  0, 0, 8, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r15
+	SQR_ROW  1, 0, 8, %r9,  %r10, %r11, %r12, %r13, %r14, %r15, %r8
+	SQR_ROW  2, 0, 8, %r10, %r11, %r12, %r13, %r14, %r15, %r8,  %r9
+	SQR_ROW  3, 0, 8, %r11, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10
+	SQR_ROW  4, 0, 8, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11
+	SQR_ROW  5, 0, 8, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12
+	SQR_ROW  6, 0, 8, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12, %r13
+	SQR_ROW  7, 0, 8, %r15, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14
+	SQR_ROW  8, 1, 8, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r15
+	SQR_ROW  9, 2, 8, %r9,  %r10, %r11, %r12, %r13, %r14, %r15, %r8
+	SQR_ROW 10, 3, 8, %r10, %r11, %r12, %r13, %r14, %r15, %r8,  %r9
+	SQR_ROW 11, 4, 8, %r11, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10
+	SQR_ROW 12, 5, 8, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11
+	SQR_ROW 13, 6, 8, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12
+	SQR_ROW 14, 7, 8, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12, %r13
+.endm
+
+.macro SQR_CLEAR_WINDOW
+	.irp w, %r8d, %r9d, %r10d, %r11d, %r12d, %r13d, %r14d, %r15d
+	xor	\w, \w
+	.endr
+.endm
+
+/* Stores the columns left in r15, r8..r14 at z[\first .. \first+8). */
+.macro SQR_STORE_WINDOW first
+	mov	%r15, 8*\first(%rdi)
+	mov	%r8,  8*(\first+1)(%rdi)
+	mov	%r9,  8*(\first+2)(%rdi)
+	mov	%r10, 8*(\first+3)(%rdi)
+	mov	%r11, 8*(\first+4)(%rdi)
+	mov	%r12, 8*(\first+5)(%rdi)
+	mov	%r13, 8*(\first+6)(%rdi)
+	mov	%r14, 8*(\first+7)(%rdi)
+.endm
+
+/* z[0..15) = the cross products of x[0..8) (z[0] = 0); z[15] is left alone. */
+FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	SQR_CLEAR_WINDOW
+	SQR_PASS_LOW
+	SQR_STORE_WINDOW 7
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	ret
+END_FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+
+/* z[0..31) = the cross products of x[0..16) (z[0] = 0); z[31] is left
+ * alone. Between the passes column 7 is stored and its register, cleared,
+ * becomes column 15 (the low triangle ends at column 14). */
+FUNCTION crisp_bn_sqr_triangle16_x86_64_adx
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	SQR_CLEAR_WINDOW
+	SQR_PASS_LOW
+	mov	%r15, 56(%rdi)
+	xor	%r15d, %r15d
+	SQR_PASS_HIGH
+	SQR_STORE_WINDOW 23
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	ret
+END_FUNCTION crisp_bn_sqr_triangle16_x86_64_adx
