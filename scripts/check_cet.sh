@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/check_cet.sh - checks objects assembled from crisp's bignum .S
+# scripts/check_cet.sh - checks objects assembled from crisp's .S
 # files for CET (the `cet` stage of scripts/test.sh runs it):
 #
 #   bash scripts/check_cet.sh OBJECT.o...

@@ -93,7 +93,7 @@ describe_stage() {
     dispatch-cli) echo "crisp info with CRYPTO_FORCE / CRYPTO_OPTIONS, native CPU" ;;
     symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
-    cet) echo "meson test built with -fcf-protection=full; bignum .S objects CET-clean (scripts/check_cet.sh)" ;;
+    cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.sh)" ;;
     qemu64) echo "meson test under qemu-x86_64 -cpu qemu64 (SSE2 only)" ;;
     haswell) echo "meson test under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512)" ;;
     dispatch-emulated) echo "crisp info on emulated CPUs: lower levels, CRYPTO_FORCE fallback" ;;
@@ -326,7 +326,7 @@ stage_cet() {
   configure "$dir" -Dc_args=-fcf-protection=full >"$log.setup.log" || { cat "$log.setup.log"; return 1; }
   meson compile -C "$dir" >"$log.compile.log" || { tail -30 "$log.compile.log"; return 1; }
   run_meson_test "$dir"
-  bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_bn_rows_*.S.o
+  bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
 
 stage_qemu64() {

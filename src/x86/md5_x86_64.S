@@ -23,7 +23,7 @@
  *   - F, H and I keep their shortest 2-input forms: F = ((c ^ d) & b) ^ d or,
  *     with BMI1, (b & c) + (~b & d); I = (b | ~d) ^ c with ~d made early. */
 
-	.section .note.GNU-stack,"",@progbits
+#include "x86/asm_function.inc"
 
 /* Registers besides the state words: pointers, the prepared x + K, scratch. */
 #define STATE	%rdi
@@ -34,10 +34,8 @@
 #define T2	%ebx
 
 /* The 64 step constants, floor(2^32 * abs(sin(i))) for i = 1..64 (RFC 1321
- * 3.4), in step order; the SIMD kernels share them. */
+ * 3.4), in step order. */
 	.section .rodata
-	.globl	crisp_md5_step_constants
-	.hidden	crisp_md5_step_constants
 	.type	crisp_md5_step_constants, @object
 	.size	crisp_md5_step_constants, 256
 	.balign 64
@@ -128,11 +126,7 @@ crisp_md5_step_constants:
 
 /* void name(uint32_t state[4], const uint8_t *data, size_t nblocks) */
 .macro MD5_BLOCKS name, bmi1
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-	.balign	32
-\name:
+	FUNCTION \name
 	test	%rdx, %rdx
 	jz	2f
 	push	%rbx
@@ -164,7 +158,7 @@ crisp_md5_step_constants:
 	pop	%rbx
 2:
 	ret
-	.size	\name, . - \name
+	END_FUNCTION \name
 .endm
 
 	MD5_BLOCKS crisp_md5_x86_64, 0
