@@ -23,9 +23,9 @@
 
 typedef unsigned __int128 crisp_dlimb;
 
-/* Sizes (limbs) from which one Karatsuba level beats the schoolbook rows;
- * measured on AMD Zen 5 (Turin) with the ADX rows (the MULQ files set their
- * own square threshold). Above CRISP_KARATSUBA_MAX the schoolbook runs, so
+/* Sizes (limbs) from which one Karatsuba level beats the schoolbook rows
+ * of the ADX flavour, as `crisp bench --impl all` shows them (the MULQ files
+ * set their own square threshold). Above CRISP_KARATSUBA_MAX the schoolbook runs, so
  * the scratch space stays a fixed stack array. */
 #ifndef CRISP_KARATSUBA_MUL_MIN
 #define CRISP_KARATSUBA_MUL_MIN 32

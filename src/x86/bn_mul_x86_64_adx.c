@@ -3,12 +3,8 @@
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for
  * 512- to 16384-bit operands.
- * The schoolbook's loop over the limbs of y is in assembly too.
- * Measured on AMD Zen 5 (Turin, virtualised), best of 60 interleaved runs:
- * 1024-bit 241, 2048-bit 863, 4096-bit 2763 TSC ticks (GMP 6.2.1
- * mpn_mul_n: 256, 843, 2715 -> 1.06x, 0.98x, 0.98x; 0.99x, 0.82x, 0.77x
- * before the fused schoolbook, the one-pass Karatsuba middle term and the
- * assembly additions). */
+ * The schoolbook's loop over the limbs of y is in assembly too, so a row
+ * never pays a call. */
 #include "x86/bn_flavour_adx.h"
 
 void crisp_bn_mul_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {

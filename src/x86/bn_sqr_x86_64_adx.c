@@ -7,10 +7,9 @@
  * 8 and 16 limbs have fully unrolled triangles with the columns in
  * registers; other sizes run the rows of the triangle in one assembly loop.
  * The doubling and the diagonal run in one pass with two carry chains.
- * Measured on AMD Zen 5 (Turin, virtualised), best of 300 interleaved runs,
- * TSC ticks for 512, 1024, 2048, 4096 bits: 35, 105, 486, 1690 (GMP 6.2.1
- * mpn_sqr: 46, 152, 662, 2126 -> 1.3x, 1.45x, 1.36x, 1.26x); with the
- * looped rows only: 57, 165, 539, 1800 -> 0.8x, 0.92x, 1.06x, 1.02x. */
+ * Unrolled triangles keep every column in a register, which the looped
+ * rows cannot: that is where the 8- and 16-limb (512- and 1024-bit) squares
+ * gain most. */
 #include "x86/bn_flavour_adx.h"
 
 void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
