@@ -12,7 +12,7 @@
  * The including file defines: VECTOR (the type), LANES, SUFFIX(name),
  * V_SET1(u64), V_LANE0(u64) (the value in lane 0, zeros elsewhere),
  * V_ADD, V_MUL (32x32->64 per lane), V_AND, V_OR, V_SRL(v, n), V_SLL(v, n),
- * V_LOAD (aligned), V_SUM(v) (the lanes' sum as uint64_t), LANE_BLOCK (an
+ * V_LOAD (any 8-byte alignment: see below), V_SUM(v) (the lanes' sum as uint64_t), LANE_BLOCK (an
  * array: the block of a chunk each lane takes), and
  * load_words(data, &low, &high): the low and high 64-bit halves of LANES
  * blocks, lane k holding block LANE_BLOCK[k]. */
@@ -33,7 +33,11 @@ typedef struct radix26_state {
 } radix26_state;
 
 _Static_assert(sizeof(radix26_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
-_Static_assert(offsetof(radix26_state, lane) % 64 == 0, "aligned table loads");
+/* The state is only as aligned as the caller's context (8 bytes or more),
+ * so the table loads are unaligned ones; they cost the same as aligned ones
+ * when the context is on a 64-byte boundary, which puts each row in one
+ * cache line. */
+_Static_assert(offsetof(radix26_state, lane) % 64 == 0, "table rows start cache lines in an aligned context");
 
 /* Named fields, not arrays: gcc 12 keeps vector arrays in memory. */
 typedef struct limbs26 {
