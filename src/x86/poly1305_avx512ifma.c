@@ -21,6 +21,7 @@
  * code: 0.17, 0.18, 0.23); see IFMA_COLD_BLOCKS for the crossovers. */
 #include <immintrin.h>
 
+#include "util.h"
 #include "x86/poly1305_x86_64.h"
 
 #define LANES 8
@@ -74,6 +75,7 @@ static void compute_powers(ifma_state *st) {
     st->power[3][k] = 20 * l1, st->power[4][k] = 20 * l2;
   }
   st->scalar.powers_ready = 1;
+  crisp_wipe(x, sizeof x);
 }
 
 static inline multiplier44 broadcast_power(const ifma_state *st, int k) {

@@ -19,6 +19,7 @@
 #ifndef CRISP_SRC_X86_POLY1305_RADIX26_H
 #define CRISP_SRC_X86_POLY1305_RADIX26_H
 
+#include "util.h"
 #include "x86/poly1305_x86_64.h"
 
 #define MASK26 ((1ull << 26) - 1)
@@ -64,6 +65,7 @@ static void compute_powers(radix26_state *st) {
   for (int k = 0; k < LANES; k++) store_power(&st->lane[0][k], LANES, power[LANES - LANE_BLOCK[k] - 1]);
   store_power(st->step, 1, power[LANES - 1]);
   st->scalar.powers_ready = 1;
+  crisp_wipe(power, sizeof power);
 }
 
 static inline multiplier26 step_multiplier(const radix26_state *st) {
@@ -157,6 +159,16 @@ static size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nbloc
   return nblocks;
 }
 
+/* blocks_vector spills vectors of the accumulator and of the powers of r to
+ * its frame (AVX2 has only 16 registers). Called right after it returns,
+ * this overwrites that frame: its array lies where the frame was. Never
+ * inlined (the array must be a frame of its own); once per blocks call. */
+#define VECTOR_FRAME_BYTES 1024
+static __attribute__((noinline)) void wipe_vector_frame(void) {
+  unsigned char frame[VECTOR_FRAME_BYTES];
+  crisp_wipe(frame, sizeof frame);
+}
+
 /* The implementation's blocks: the vector loop from cold_blocks up while the
  * powers of r are not computed yet, from warm_blocks up once they are; the
  * scalar code below that and for the tail. */
@@ -165,6 +177,7 @@ static inline void blocks_dispatch(void *state, const uint8_t *data, size_t nblo
   const radix26_state *st = state;
   if (nblocks >= (st->scalar.powers_ready ? warm_blocks : cold_blocks)) {
     const size_t left = blocks_vector(state, data, nblocks, hibit);
+    wipe_vector_frame();
     data += 16 * (nblocks - left), nblocks = left;
   }
   /* it also takes zero blocks, so this is a plain tail jump */
