@@ -239,19 +239,19 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
     }
   }
   /* t < 2m: subtract m when value[n] (the bit above 64n) is set or no borrow */
-  crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  const unsigned char borrow = crisp_bn_sub_n(difference, value, m, n, 0);
+  /* the difference goes straight to r, so no stack copy of it needs wiping */
+  const unsigned char borrow = crisp_bn_sub_n(r, value, m, n, 0);
   const crisp_limb keep_difference = (crisp_limb)0 - ((value[n] & 1) | (crisp_limb)(borrow ^ 1));
-  for (size_t i = 0; i < n; i++) r[i] = (difference[i] & keep_difference) | (value[i] & ~keep_difference);
+  for (size_t i = 0; i < n; i++) r[i] = (r[i] & keep_difference) | (value[i] & ~keep_difference);
   crisp_wipe(value, (n + 8) * sizeof(crisp_limb)); /* the vector path stores up to limb n + 7 */
-  crisp_wipe(difference, n * sizeof(crisp_limb));
 }
 
 /* Per-call conversion: a, b shifted by 52k - 64n, m; one AMM; back. */
 static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                size_t n, size_t k, crisp_limb minv) {
-  uint64_t a52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
-  uint64_t b52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
+  /* a and b side by side (k * 8 bytes is a multiple of 32), wiped at once */
+  uint64_t operands[2 * CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
+  uint64_t *a52 = operands, *b52 = operands + k;
   uint64_t m52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
   crisp_bn52_from64(a52, k, a, n, 0);
   crisp_bn52_from64(b52, k, b, n, (unsigned)(CRISP_BN52_BITS * k - 64 * n));
@@ -259,8 +259,7 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
   crisp_bn52_wipe_frames(); /* not last: as a tail call it would run one frame higher */
-  crisp_wipe(a52, k * sizeof(uint64_t));
-  crisp_wipe(b52, k * sizeof(uint64_t));
+  crisp_wipe(operands, 2 * k * sizeof(uint64_t));
 }
 
 /* Sizes where one converted IFMA call beats the MULX/ADX kernel (measured
