@@ -250,6 +250,77 @@ static int poly1305_case(rng *g, uint64_t index) {
   return bad;
 }
 
+/* ---- MD5 against OpenSSL ------------------------------------------------- */
+
+enum { MD5_MAX = 4200, MD5_STREAMS = 40 };
+
+/* Lengths around the 56-byte padding boundary and the block size, or any. */
+static size_t md5_message(rng *g, uint8_t *data) {
+  static const size_t lengths[] = {0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4096};
+  const size_t len = below(g, 3) ? below(g, MD5_MAX + 1) : lengths[below(g, sizeof lengths / sizeof lengths[0])];
+  switch (below(g, 3)) {
+    case 0: memset(data, 0xff, len); break;
+    case 1: memset(data, 0, len); break;
+    default:
+      for (size_t i = 0; i < len; i += 8) {
+        const uint64_t v = next(g);
+        memcpy(data + i, &v, len - i < 8 ? len - i : 8);
+      }
+  }
+  return len;
+}
+
+static int md5_case(rng *g, uint64_t index) {
+  (void)index;
+  static uint8_t data[MD5_MAX];
+  uint8_t digest[16], stream[16], want[16];
+  const size_t len = md5_message(g, data);
+  crisp_md5(data, len, digest);
+  crisp_md5_ctx ctx;
+  crisp_md5_init(&ctx);
+  for (size_t done = 0; done < len;) {
+    size_t piece = below(g, 2) ? below(g, 200) : len - done;
+    if (piece > len - done) piece = len - done;
+    crisp_md5_update(&ctx, data + done, piece);
+    done += piece;
+  }
+  crisp_md5_final(&ctx, stream);
+  const int ok = EVP_Digest(data, len, want, NULL, EVP_md5(), NULL);
+  const int bad = !ok || memcmp(digest, want, 16) != 0 || memcmp(stream, want, 16) != 0;
+  if (verbose) {
+    print_bytes("message", data, len);
+    print_bytes("crisp one-shot", digest, 16), print_bytes("crisp stream", stream, 16);
+    print_bytes("OpenSSL", want, 16);
+  }
+  return bad;
+}
+
+/* Up to MD5_STREAMS messages of uneven lengths side by side. */
+static int md5_many_case(rng *g, uint64_t index) {
+  (void)index;
+  static uint8_t data[MD5_STREAMS][MD5_MAX];
+  const void *pointers[MD5_STREAMS];
+  size_t lengths[MD5_STREAMS];
+  uint8_t digests[MD5_STREAMS][16], want[16];
+  const size_t n = 1 + below(g, below(g, 4) ? 17 : MD5_STREAMS);
+  for (size_t i = 0; i < n; i++) {
+    lengths[i] = md5_message(g, data[i]);
+    if (below(g, 4)) lengths[i] /= 1 + below(g, 16); /* mostly short: lanes finish at different times */
+    pointers[i] = data[i];
+  }
+  crisp_md5_many(pointers, lengths, n, digests);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    const int differs = !EVP_Digest(data[i], lengths[i], want, NULL, EVP_md5(), NULL) || memcmp(digests[i], want, 16);
+    if (verbose && differs) {
+      printf("    message %zu of %zu:\n", i, n);
+      print_bytes("message", data[i], lengths[i]), print_bytes("crisp", digests[i], 16), print_bytes("OpenSSL", want, 16);
+    }
+    bad |= differs;
+  }
+  return bad;
+}
+
 /* ---- products against GMP's mpn ------------------------------------------ */
 
 enum { PRODUCT_MAX = 256 };
@@ -411,6 +482,8 @@ typedef struct soak_kernel {
 } soak_kernel;
 
 static const soak_kernel kernels[] = {
+    {"md5", CRISP_KERNEL_MD5, md5_case, "OpenSSL EVP md5"},
+    {"md5_many", CRISP_KERNEL_MD5_MANY, md5_many_case, "OpenSSL EVP md5, per message"},
     {"poly1305", CRISP_KERNEL_POLY1305, poly1305_case, "libsodium; OpenSSL every 4th"},
     {"bn_mul", CRISP_KERNEL_BN_MUL, bn_mul_case, "GMP mpn_mul"},
     {"bn_sqr", CRISP_KERNEL_BN_SQR, bn_sqr_case, "GMP mpn_sqr"},
