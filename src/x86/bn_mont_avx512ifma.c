@@ -121,14 +121,17 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
 /* The compiler spills vector registers near the top of the frames of
  * crisp_bn52_amm (from 10 vectors up the two accumulator halves outnumber
  * the 32 registers) and crisp_bn52_to64_reduced. Called by the function
- * that called them, after the last one, this overwrites that stack: its
- * array lies below the caller's frame, where their frames were. Once per
- * call of a public function: per product it would cost a few percent of
- * mod_exp. Never inlined: the array must be a frame of its own. */
-#define SPILLED_FRAME_BYTES 2048
-__attribute__((noinline)) void crisp_bn52_wipe_frames(void) {
+ * that called them, after the last one, this overwrites that stack: the
+ * top of its array lies just below the caller's frame, where theirs were.
+ * amm's frame grows with k (about 23k bytes at k = 80), so the top
+ * 24k + 256 bytes are wiped. Once per call of a public function: per
+ * product it would cost a few percent of mod_exp. Never inlined: the array
+ * must be a frame of its own. */
+#define SPILLED_FRAME_BYTES (24 * CRISP_BN52_MAX_LIMBS + 256)
+__attribute__((noinline)) void crisp_bn52_wipe_frames(size_t k) {
   unsigned char frames[SPILLED_FRAME_BYTES];
-  crisp_wipe(frames, sizeof frames);
+  const size_t bytes = 24 * k + 256 < sizeof frames ? 24 * k + 256 : sizeof frames;
+  crisp_wipe(frames + sizeof frames - bytes, bytes);
 }
 
 static void from64_scalar(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
@@ -258,7 +261,7 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_from64(m52, k, m, n, 0);
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
-  crisp_bn52_wipe_frames(); /* not last: as a tail call it would run one frame higher */
+  crisp_bn52_wipe_frames(k); /* not last: as a tail call it would run one frame higher */
   crisp_wipe(operands, 2 * k * sizeof(uint64_t));
 }
 
