@@ -225,8 +225,9 @@ stage_fuzz() {
 
 # Cases per kernel and implementation (nine kernels, 33 implementations on
 # an AVX-512 IFMA machine): about 8 minutes of CPU time, md5_many and mod_exp
-# the slowest. CRISP_SOAK_CASES overrides it.
-soak_cases=1000000
+# the slowest; 10-20 minutes on a busy shared machine. CRISP_SOAK_CASES
+# overrides it.
+soak_cases=2000000
 
 # test/soak.c: each case's inputs come from the seed, the kernel and the
 # case number, so a mismatch line names the command that replays it.

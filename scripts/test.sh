@@ -23,7 +23,7 @@
 #                       emulated stages use 0.25 unless it is set
 #   CRISP_FUZZ_TIME     seconds per fuzz harness (default 15)
 #   CRISP_HARDENING_LONG=1  full-size trials under valgrind, crisp command too
-#   CRISP_SOAK_CASES    soak cases per kernel and implementation (default 1000000)
+#   CRISP_SOAK_CASES    soak cases per kernel and implementation (default 2000000)
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
