@@ -9,8 +9,13 @@
 #   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
 #   CRISP_HARDENING_LONG=1 bash scripts/test.sh valgrind sanitize
 #       full-size random trials under valgrind, and the crisp command too
+#   bash scripts/test.sh soak      opt-in only (not in the default run):
+#       CRISP_SOAK_CASES differential cases per kernel and implementation
+#       against OpenSSL, libsodium and GMP; CRISP_TEST_SEED replays a run
 
 hardening_stages=(sanitize valgrind constant-time tsan env-sweep fuzz)
+# Run only when named: bash scripts/test.sh soak
+opt_in_stages=(soak)
 
 describe_hardening_stage() {
   case "$1" in
@@ -20,6 +25,7 @@ describe_hardening_stage() {
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
     fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-15} s against generic" ;;
+    soak) echo "opt-in: ${CRISP_SOAK_CASES:-$soak_cases} edge-biased cases per kernel and implementation against OpenSSL, libsodium, GMP" ;;
     *) echo "$1" ;;
   esac
 }
@@ -213,4 +219,23 @@ stage_fuzz() {
   }
   CRISP_FUZZ_BUILD=$build_prefix-fuzz CRISP_FUZZ_JOBS=${CRISP_FUZZ_JOBS:-2} \
     bash "$root/scripts/fuzz.sh" --time "${CRISP_FUZZ_TIME:-15}"
+}
+
+# ---- soak (opt-in) ------------------------------------------------------------
+
+# Cases per kernel and implementation (nine kernels, 33 implementations on
+# an AVX-512 IFMA machine): about 8 minutes of CPU time, md5_many and mod_exp
+# the slowest; 10-20 minutes on a busy shared machine. CRISP_SOAK_CASES
+# overrides it.
+soak_cases=2000000
+
+# test/soak.c: each case's inputs come from the seed, the kernel and the
+# case number, so a mismatch line names the command that replays it.
+stage_soak() {
+  local soak=$native_dir/test/crisp_soak
+  [ -x "$soak" ] || {
+    echo "crisp_soak is not built: it needs OpenSSL, libsodium and GMP (meson -Dpeers=enabled)" >&2
+    return 1
+  }
+  CRISP_SOAK_CASES=${CRISP_SOAK_CASES:-$soak_cases} "$soak"
 }

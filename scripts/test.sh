@@ -8,6 +8,7 @@
 #   bash scripts/test.sh --quick    native stages only (no qemu, no arm64)
 #   bash scripts/test.sh --list     the stage names, in order
 #   bash scripts/test.sh STAGE...   only these stages (after the native build)
+#   bash scripts/test.sh soak       the opt-in soak (never part of the default run)
 #
 # It installs what is missing first (scripts/setup.sh --arm64), then runs each
 # stage with a header and its wall time. A failed stage does not stop the
@@ -22,6 +23,7 @@
 #                       emulated stages use 0.25 unless it is set
 #   CRISP_FUZZ_TIME     seconds per fuzz harness (default 15)
 #   CRISP_HARDENING_LONG=1  full-size trials under valgrind, crisp command too
+#   CRISP_SOAK_CASES    soak cases per kernel and implementation (default 2000000)
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -395,13 +397,13 @@ for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --list)
-      for stage in "${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}"; do
+      for stage in "${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}" "${opt_in_stages[@]}"; do
         printf '%-18s %s\n' "$stage" "$(describe_stage "$stage")"
       done
       exit 0
       ;;
     -h | --help)
-      sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     -*)

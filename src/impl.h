@@ -85,7 +85,7 @@ typedef struct crisp_md5_many_impl {
 } crisp_md5_many_impl;
 
 /* Room an implementation has for its Poly1305 state inside a context
- * (CRISP_POLY1305_CTX_SIZE less the front-end's header); 64-byte aligned. */
+ * (CRISP_POLY1305_CTX_SIZE less the front-end's 64-byte header). */
 #define CRISP_POLY1305_STATE_SIZE 960
 
 /* POLY1305: init sets up r (clamped), s and any cached powers of r from the
@@ -94,8 +94,9 @@ typedef struct crisp_md5_many_impl {
  * byte the front-end has appended); finish writes (h + s) mod 2^128 and wipes
  * every byte of the state that init and blocks wrote (the front-end wipes
  * only its own header: wiping a whole context would cost more than hashing a
- * short message). The state is 64-byte aligned and CRISP_POLY1305_STATE_SIZE
- * bytes long. */
+ * short message). The state is CRISP_POLY1305_STATE_SIZE bytes long and
+ * aligned only to 8 bytes (a caller's context may sit at any 8-byte
+ * boundary): no aligned vector access to it. */
 typedef struct crisp_poly1305_impl {
   crisp_impl_info info;
   void (*init)(void *state, const uint8_t key[32]);

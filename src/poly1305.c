@@ -11,16 +11,24 @@
 #define BLOCK 16
 
 /* The layout behind crisp_poly1305_ctx: a 64-byte header, then the
- * implementation's own state (accumulator, r, s, cached powers of r). */
+ * implementation's own state (accumulator, r, s, cached powers of r), the
+ * CRISP_POLY1305_STATE_SIZE bytes from offset 64 to the end. The context
+ * may sit at any 8-byte boundary, so nothing here asks for more alignment
+ * (the compiler would emit aligned vector moves for it); the header is 64
+ * bytes so that a caller's 64-byte-aligned context gives the kernels
+ * cache-line-aligned tables. */
+#define HEADER_SIZE 64
 typedef struct poly1305_frontend {
   const crisp_poly1305_impl *impl;
   size_t buffered;
   uint8_t buffer[BLOCK];
-  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+  uint8_t unused[HEADER_SIZE - sizeof(const void *) - sizeof(size_t) - BLOCK];
+  unsigned char state[CRISP_POLY1305_STATE_SIZE];
 } poly1305_frontend;
 
 static_assert(sizeof(poly1305_frontend) == CRISP_POLY1305_CTX_SIZE, "context layout is part of the ABI");
-static_assert(offsetof(poly1305_frontend, state) % 64 == 0, "implementations expect an aligned state");
+static_assert(offsetof(poly1305_frontend, state) == HEADER_SIZE, "the state starts a cache line when the context does");
+static_assert(_Alignof(poly1305_frontend) <= _Alignof(crisp_poly1305_ctx), "the public type is aligned for the fields");
 
 void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   if (!ctx) return;
@@ -73,7 +81,7 @@ void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TA
     f->impl->blocks(f->state, f->buffer, 1, 0);
   }
   f->impl->finish(f->state, tag); /* wipes the implementation's state */
-  crisp_wipe(f, offsetof(poly1305_frontend, state));
+  crisp_wipe(f, HEADER_SIZE);
 }
 
 /* One message: no context, no buffering; the short tail is padded on the

@@ -16,10 +16,20 @@ extern "C" {
 /* Part of the ABI: room for every implementation's cached powers of r. */
 #define CRISP_POLY1305_CTX_SIZE 1024
 
-/* Opaque, stack-allocatable. The context keeps the implementation it was
- * initialised with, so a later crisp_force() never mixes representations. */
+/* Opaque. The context keeps the implementation it was initialised with, so
+ * a later crisp_force() never mixes representations.
+ * Placement: any address aligned for a uint64_t (8 bytes), which the type's
+ * own alignment gives on the stack, from malloc, from C++ new and as a
+ * struct member; a context may be copied byte-wise between calls (a growing
+ * C++ container moves it). A 64-byte boundary keeps the vector kernels'
+ * tables in whole cache lines, nothing more. The type asks for no more than
+ * 8 bytes because a larger alignment would not be honoured by malloc or
+ * pre-C++17 new, and would change the layout of every struct holding one. */
 typedef struct crisp_poly1305_ctx {
-  CRISP_ALIGNED(64) unsigned char opaque[CRISP_POLY1305_CTX_SIZE];
+  union {
+    unsigned char opaque[CRISP_POLY1305_CTX_SIZE];
+    uint64_t alignment; /* never used: gives the type the alignment of its fields */
+  };
 } crisp_poly1305_ctx;
 
 /* A key must be used for one message only. Preconditions of the void

@@ -194,6 +194,16 @@ static void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t n
   poly1305_radix64_fold(st->scalar.h);
 }
 
+/* compute_powers and absorb_vector leave powers of r, the accumulator and
+ * spilled vectors in their frames. Called right after them, this
+ * overwrites that stack: its array lies where their frames were. Never
+ * inlined (the array must be a frame of its own); once per long update. */
+#define VECTOR_FRAME_BYTES 1024
+static __attribute__((noinline)) void wipe_vector_frames(void) {
+  unsigned char frames[VECTOR_FRAME_BYTES];
+  crisp_wipe(frames, sizeof frames);
+}
+
 void crisp_poly1305_init_neon(void *state, const uint8_t key[32]) {
   poly1305_neon_state *st = state;
   poly1305_arm64_init_state(&st->scalar, key);
@@ -206,6 +216,7 @@ void crisp_poly1305_blocks_neon(void *state, const uint8_t *data, size_t nblocks
     if (!st->powers_ready) compute_powers(st);
     const size_t even = nblocks & ~(size_t)1;
     absorb_vector(st, data, even);
+    wipe_vector_frames();
     data += 16 * even, nblocks -= even;
   }
   if (nblocks) poly1305_arm64_absorb(&st->scalar, data, nblocks, hibit ? 1 : 0);

@@ -24,11 +24,22 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "util.h"
 #include "x86/bn_avx512ifma.h"
 #include "x86/bn_rows_x86_64.h"
 #include "x86/bn_x86_64.h"
 
 #define LANES 4
+
+/* Zeroes whole 64-byte lines from p, enough to cover bytes (every buffer
+ * passed has room for the rounding). gcc expands a bounded variable-length
+ * memset into rep stos, which takes about 30 cycles to start (several per
+ * call add up to a tenth of a 2048-bit product); a constant 64-byte
+ * crisp_wipe is one vector store. */
+static inline void wipe_lines(void *p, size_t bytes) {
+  unsigned char *line = p;
+  for (size_t done = 0; done < bytes; done += 64) crisp_wipe(line + done, 64);
+}
 
 size_t crisp_bn52_limbs(size_t n) {
   switch (n) {
@@ -84,12 +95,13 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
       high[v] = _mm256_madd52hi_epu64(high[v], _mm256_load_si256(mv + v), y);
     }
   }
-  /* Normalise: one carry pass in scalar, every lane in turn (no early exit). */
-  uint64_t lanes[20 * LANES] __attribute__((aligned(32)));
+  /* Normalise: one carry pass in scalar, every lane in turn (no early exit),
+   * in r itself (a and b are no longer read), so no stack copy of the
+   * result is left to wipe. */
 #pragma GCC unroll 20
-  for (int v = 0; v < vectors; v++) _mm256_store_si256((__m256i *)lanes + v, _mm256_add_epi64(low[v], high[v]));
+  for (int v = 0; v < vectors; v++) _mm256_store_si256((__m256i *)r + v, _mm256_add_epi64(low[v], high[v]));
   for (int j = 0; j < vectors * LANES; j++) {
-    const uint64_t sum = lanes[j] + carry;
+    const uint64_t sum = r[j] + carry;
     r[j] = sum & CRISP_BN52_MASK;
     carry = sum >> CRISP_BN52_BITS;
   }
@@ -114,6 +126,23 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
     case 80: amm_20(r, a, b, m, k0); break;
     default: break;
   }
+}
+
+/* The compiler spills vector registers near the top of the frames of
+ * crisp_bn52_amm (from 10 vectors up the two accumulator halves outnumber
+ * the 32 registers) and crisp_bn52_to64_reduced. Called by the function
+ * that called them, after the last one, this overwrites that stack: the
+ * top of its array lies just below the caller's frame, where theirs were.
+ * amm's frame grows with k (about 23k bytes at k = 80), so the top
+ * 24k + 256 bytes are wiped. Once per call of a public function: per
+ * product it would cost a few percent of mod_exp. Never inlined: the array
+ * must be a frame of its own. */
+#define SPILLED_FRAME_BYTES (24 * CRISP_BN52_MAX_LIMBS + 256) /* a multiple of 64 */
+__attribute__((noinline)) void crisp_bn52_wipe_frames(size_t k) {
+  unsigned char frames[SPILLED_FRAME_BYTES];
+  size_t bytes = (24 * k + 256 + 63) / 64 * 64;
+  if (bytes > sizeof frames) bytes = sizeof frames;
+  wipe_lines(frames + sizeof frames - bytes, bytes);
 }
 
 static void from64_scalar(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
@@ -169,6 +198,7 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
     const size_t count = k - g < 8 ? k - g : 8;
     _mm512_mask_storeu_epi64(out + g, (__mmask8)((1u << count) - 1), digits);
   }
+  wipe_lines(buffer + FROM64_PAD, n * sizeof(crisp_limb)); /* n <= 80: room up to limb 83 */
 }
 
 void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n) {
@@ -201,6 +231,7 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
                           _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
       _mm512_store_si512(value + i, limbs);
     }
+    wipe_lines(digits, k * sizeof(uint64_t));
   } else {
     /* gather the 52-bit digits into a 128-bit window, emitting 64 bits at a
      * time (the window's fill level depends on j only) */
@@ -222,23 +253,27 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
     }
   }
   /* t < 2m: subtract m when value[n] (the bit above 64n) is set or no borrow */
-  crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  const unsigned char borrow = crisp_bn_sub_n_x86_64(difference, value, m, n, 0);
+  /* the difference goes straight to r, so no stack copy of it needs wiping */
+  const unsigned char borrow = crisp_bn_sub_n_x86_64(r, value, m, n, 0);
   const crisp_limb keep_difference = (crisp_limb)0 - ((value[n] & 1) | (crisp_limb)(borrow ^ 1));
-  for (size_t i = 0; i < n; i++) r[i] = (difference[i] & keep_difference) | (value[i] & ~keep_difference);
+  for (size_t i = 0; i < n; i++) r[i] = (r[i] & keep_difference) | (value[i] & ~keep_difference);
+  wipe_lines(value, (n + 8) * sizeof(crisp_limb)); /* the vector path stores up to limb n + 7 */
 }
 
 /* Per-call conversion: a, b shifted by 52k - 64n, m; one AMM; back. */
 static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                size_t n, size_t k, crisp_limb minv) {
-  uint64_t a52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
-  uint64_t b52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
+  /* a and b side by side (k * 8 bytes is a multiple of 32), wiped at once */
+  uint64_t operands[2 * CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
+  uint64_t *a52 = operands, *b52 = operands + k;
   uint64_t m52[CRISP_BN52_MAX_LIMBS] __attribute__((aligned(32)));
   crisp_bn52_from64(a52, k, a, n, 0);
   crisp_bn52_from64(b52, k, b, n, (unsigned)(CRISP_BN52_BITS * k - 64 * n));
   crisp_bn52_from64(m52, k, m, n, 0);
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
+  crisp_bn52_wipe_frames(k); /* not last: as a tail call it would run one frame higher */
+  wipe_lines(operands, 2 * k * sizeof(uint64_t));
 }
 
 /* Sizes where one converted IFMA call beats the MULX/ADX kernel (measured

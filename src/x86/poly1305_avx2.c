@@ -25,7 +25,7 @@
 #define V_OR _mm256_or_si256
 #define V_SRL _mm256_srli_epi64
 #define V_SLL _mm256_slli_epi64
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define V_LOAD(p) _mm256_loadu_si256((const __m256i *)(p))
 
 static const int LANE_BLOCK[LANES] = {0, 2, 1, 3};
 

@@ -24,7 +24,7 @@
 #define V_OR _mm512_or_si512
 #define V_SRL _mm512_srli_epi64
 #define V_SLL _mm512_slli_epi64
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
+#define V_LOAD(p) _mm512_loadu_si512((const void *)(p))
 #define V_SUM(v) ((uint64_t)_mm512_reduce_add_epi64(v))
 
 static const int LANE_BLOCK[LANES] = {0, 1, 2, 3, 4, 5, 6, 7};

@@ -21,6 +21,7 @@
  * code: 0.17, 0.18, 0.23); see IFMA_COLD_BLOCKS for the crossovers. */
 #include <immintrin.h>
 
+#include "util.h"
 #include "x86/poly1305_x86_64.h"
 
 #define LANES 8
@@ -53,7 +54,9 @@ typedef struct ifma_state {
 } ifma_state;
 
 _Static_assert(sizeof(ifma_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
-_Static_assert(offsetof(ifma_state, power) % 64 == 0, "aligned table loads");
+/* Unaligned table loads: the state is only as aligned as the caller's
+ * context (see poly1305_radix26.h). */
+_Static_assert(offsetof(ifma_state, power) % 64 == 0, "table rows start cache lines in an aligned context");
 
 typedef struct limbs44 {
   __m512i l0, l1, l2;
@@ -72,6 +75,7 @@ static void compute_powers(ifma_state *st) {
     st->power[3][k] = 20 * l1, st->power[4][k] = 20 * l2;
   }
   st->scalar.powers_ready = 1;
+  crisp_wipe(x, sizeof x);
 }
 
 static inline multiplier44 broadcast_power(const ifma_state *st, int k) {
@@ -83,9 +87,9 @@ static inline multiplier44 broadcast_power(const ifma_state *st, int k) {
 }
 
 static inline multiplier44 lane_powers(const ifma_state *st, int first) {
-  multiplier44 m = {_mm512_load_si512(&st->power[0][first]), _mm512_load_si512(&st->power[1][first]),
-                    _mm512_load_si512(&st->power[2][first]), _mm512_load_si512(&st->power[3][first]),
-                    _mm512_load_si512(&st->power[4][first])};
+  multiplier44 m = {_mm512_loadu_si512(&st->power[0][first]), _mm512_loadu_si512(&st->power[1][first]),
+                    _mm512_loadu_si512(&st->power[2][first]), _mm512_loadu_si512(&st->power[3][first]),
+                    _mm512_loadu_si512(&st->power[4][first])};
   return m;
 }
 

@@ -12,13 +12,14 @@
  * The including file defines: VECTOR (the type), LANES, SUFFIX(name),
  * V_SET1(u64), V_LANE0(u64) (the value in lane 0, zeros elsewhere),
  * V_ADD, V_MUL (32x32->64 per lane), V_AND, V_OR, V_SRL(v, n), V_SLL(v, n),
- * V_LOAD (aligned), V_SUM(v) (the lanes' sum as uint64_t), LANE_BLOCK (an
+ * V_LOAD (any 8-byte alignment: see below), V_SUM(v) (the lanes' sum as uint64_t), LANE_BLOCK (an
  * array: the block of a chunk each lane takes), and
  * load_words(data, &low, &high): the low and high 64-bit halves of LANES
  * blocks, lane k holding block LANE_BLOCK[k]. */
 #ifndef CRISP_SRC_X86_POLY1305_RADIX26_H
 #define CRISP_SRC_X86_POLY1305_RADIX26_H
 
+#include "util.h"
 #include "x86/poly1305_x86_64.h"
 
 #define MASK26 ((1ull << 26) - 1)
@@ -33,7 +34,11 @@ typedef struct radix26_state {
 } radix26_state;
 
 _Static_assert(sizeof(radix26_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
-_Static_assert(offsetof(radix26_state, lane) % 64 == 0, "aligned table loads");
+/* The state is only as aligned as the caller's context (8 bytes or more),
+ * so the table loads are unaligned ones; they cost the same as aligned ones
+ * when the context is on a 64-byte boundary, which puts each row in one
+ * cache line. */
+_Static_assert(offsetof(radix26_state, lane) % 64 == 0, "table rows start cache lines in an aligned context");
 
 /* Named fields, not arrays: gcc 12 keeps vector arrays in memory. */
 typedef struct limbs26 {
@@ -60,6 +65,7 @@ static void compute_powers(radix26_state *st) {
   for (int k = 0; k < LANES; k++) store_power(&st->lane[0][k], LANES, power[LANES - LANE_BLOCK[k] - 1]);
   store_power(st->step, 1, power[LANES - 1]);
   st->scalar.powers_ready = 1;
+  crisp_wipe(power, sizeof power);
 }
 
 static inline multiplier26 step_multiplier(const radix26_state *st) {
@@ -153,6 +159,16 @@ static size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nbloc
   return nblocks;
 }
 
+/* blocks_vector spills vectors of the accumulator and of the powers of r to
+ * its frame (AVX2 has only 16 registers). Called right after it returns,
+ * this overwrites that frame: its array lies where the frame was. Never
+ * inlined (the array must be a frame of its own); once per blocks call. */
+#define VECTOR_FRAME_BYTES 1024
+static __attribute__((noinline)) void wipe_vector_frame(void) {
+  unsigned char frame[VECTOR_FRAME_BYTES];
+  crisp_wipe(frame, sizeof frame);
+}
+
 /* The implementation's blocks: the vector loop from cold_blocks up while the
  * powers of r are not computed yet, from warm_blocks up once they are; the
  * scalar code below that and for the tail. */
@@ -161,6 +177,7 @@ static inline void blocks_dispatch(void *state, const uint8_t *data, size_t nblo
   const radix26_state *st = state;
   if (nblocks >= (st->scalar.powers_ready ? warm_blocks : cold_blocks)) {
     const size_t left = blocks_vector(state, data, nblocks, hibit);
+    wipe_vector_frame();
     data += 16 * (nblocks - left), nblocks = left;
   }
   /* it also takes zero blocks, so this is a plain tail jump */
