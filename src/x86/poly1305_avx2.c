@@ -7,11 +7,9 @@
  * ISA: AVX2 (the flag set also allows BMI1/BMI2, which the compiler may use
  * in the scalar tail, so they are listed in the features).
  * Powers r^1..r^4 are computed on the first long call for a key and kept in
- * the state; calls below AVX2_MIN_BLOCKS stay in the scalar radix 2^64 code
+ * the state; calls below the crossover (AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS) stay in the scalar radix 2^64 code
  * (poly1305_x86_64.c) on the same accumulator.
- * Meant for: AVX2 CPUs without AVX-512, inputs from the crossover up.
- * Speed on AMD Zen 4 (EPYC, TSC 2.596 GHz), one-shot: about 0.45 TSC cycles
- * per byte from 16 KiB up (x86_64: 0.62); crossovers at AVX2_COLD_BLOCKS. */
+ * Meant for: AVX2 CPUs without AVX-512, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -44,13 +42,11 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
 #include "x86/poly1305_radix26.h"
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
- * Measured as in poly1305_avx512ifma.c (Zen 4, rdtsc, best of 5 rounds):
- * cold (first long call, also computing r^1..r^4): one-shot messages with a
- * new key each, 1024 B 713 vs 690 TSC cycles, 1152 B 716 vs 691, 1280 B
- * 834 vs 812, 1536 B 1051 vs 1012: the vector path wins from about 72
- * blocks (1152 B); warm (powers in the state): 4 blocks 48 vs 46, 8 blocks
- * 85 vs 72 cycles, so from two steps. Zen 4 runs its scalar multiplies
- * fast; on Haswell-class CPUs the vector path would pay off earlier. */
+ * Cold, the key's first long call, also computes r^1..r^4; four 32x32-bit
+ * vector multiplies do little better than the scalar 64x64-bit ones on a
+ * core with fast scalar multiplies, so the vector path pays only from about
+ * 72 blocks; warm, from two steps. The README's crossover table gives the
+ * measurements and the command. */
 #ifndef AVX2_COLD_BLOCKS
 #define AVX2_COLD_BLOCKS 72
 #endif
@@ -60,7 +56,8 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
 _Static_assert(AVX2_COLD_BLOCKS >= LANES && AVX2_WARM_BLOCKS >= LANES, "the vector path needs one full step");
 
 void crisp_poly1305_blocks_avx2(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  blocks_dispatch(state, data, nblocks, hibit, AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS);
+  crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS,
+                                  blocks_vector_wiped);
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {

@@ -6,11 +6,9 @@
  * ISA: AVX-512F (the flag set also allows VL/BW/DQ, which the compiler may
  * use, so they are listed in the features).
  * Powers r^1..r^8 are computed on the first long call for a key and kept in
- * the state; calls below AVX512_MIN_BLOCKS stay in the scalar radix 2^64 code
+ * the state; calls below the crossover (AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS) stay in the scalar radix 2^64 code
  * (poly1305_x86_64.c) on the same accumulator.
- * Meant for: AVX-512 CPUs without IFMA, inputs from the crossover up.
- * Speed on AMD Zen 4 (EPYC, TSC 2.596 GHz), one-shot: about 0.2 TSC cycles
- * per byte from 16 KiB up, 0.32 at 4 KiB; crossovers at AVX512_COLD_BLOCKS. */
+ * Meant for: AVX-512 CPUs without IFMA, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -38,11 +36,9 @@ static inline void load_words(const uint8_t *data, __m512i *low, __m512i *high) 
 #include "x86/poly1305_radix26.h"
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
- * Measured as in poly1305_avx512ifma.c (Zen 4, rdtsc, best of 5 rounds):
- * cold (first long call, also computing r^1..r^8): one-shot messages with a
- * new key each, 704 B 455 vs 511 TSC cycles, 768 B 490 vs 483, 896 B 565
- * vs 501: the vector path wins from about 48 blocks (768 B); warm (powers
- * in the state): 8 blocks 85 vs 47 cycles, so from the first step. */
+ * Cold, the key's first long call, also computes r^1..r^8, so the vector
+ * path pays from about 48 blocks; warm, from its first step. The README's
+ * crossover table gives the measurements and the command. */
 #ifndef AVX512_COLD_BLOCKS
 #define AVX512_COLD_BLOCKS 48
 #endif
@@ -53,7 +49,8 @@ _Static_assert(AVX512_COLD_BLOCKS >= LANES && AVX512_WARM_BLOCKS >= LANES,
                "the vector path needs one full step");
 
 void crisp_poly1305_blocks_avx512(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  blocks_dispatch(state, data, nblocks, hibit, AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS);
+  crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS,
+                                  blocks_vector_wiped);
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512_impl = {

@@ -15,10 +15,7 @@
  * Powers r^1..r^16 are computed on the first long call for a key and kept in
  * the state; calls below the crossover stay in the scalar radix 2^64 code
  * (poly1305_x86_64.c) on the same accumulator.
- * Meant for: inputs from the crossover (IFMA_COLD_BLOCKS) up.
- * Speed on AMD Zen 4 (EPYC, TSC 2.596 GHz), one-shot, TSC cycles per byte:
- * 0.10 at 1 MiB and 64 KiB, 0.12 at 16 KiB, 0.2 at 4 KiB (OpenSSL 3's IFMA
- * code: 0.17, 0.18, 0.23); see IFMA_COLD_BLOCKS for the crossovers. */
+ * Meant for: inputs from the crossover (IFMA_COLD_BLOCKS) up. */
 #include <immintrin.h>
 
 #include "util.h"
@@ -30,16 +27,10 @@
 #define MASK42 ((1ull << 42) - 1)
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
- * Measured on AMD Zen 4 (EPYC 9xx4, 2 vCPUs, TSC 2.596 GHz), gcc 12 -O2,
- * rdtsc, best of 5 rounds of 200-2000 calls, vector path forced on from one
- * step vs the x86_64 code:
- * - cold, the key's first long call, which also computes r^1..r^16 (about
- *   200 TSC cycles): one-shot messages with a new key each, e.g. 448 B
- *   307 vs 357 cycles, 512 B 363 vs 388 (noisy), 576 B 379 vs 356, 1 KiB
- *   713 vs 638: the vector path wins from about 32 blocks (512 B);
- * - warm, powers already in the state (a stream after its first long call):
- *   one blocks call of n blocks, 8 blocks 85 vs 42, 16 blocks 159 vs 46
- *   cycles: the vector path wins from its first 8-block step. */
+ * Cold, the key's first long call, also computes r^1..r^16, which costs
+ * about as much as 13 scalar blocks, so the vector path pays from about 32
+ * blocks; warm, with the powers cached, from its first 8-block step. The
+ * README's crossover table gives the measurements and the command. */
 #ifndef IFMA_COLD_BLOCKS
 #define IFMA_COLD_BLOCKS 32
 #endif
@@ -172,7 +163,8 @@ static inline limbs44 take_accumulator(crisp_poly1305_x86_64_state *scalar) {
 
 /* Absorbs nblocks (at least LANES) blocks with the vector path; returns how
  * many blocks it left for the scalar code (fewer than LANES). */
-static size_t blocks_vector(ifma_state *st, const uint8_t *data, size_t nblocks, unsigned hibit) {
+static size_t blocks_vector(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+  ifma_state *st = state;
   if (!st->scalar.powers_ready) compute_powers(st);
   const __m512i top = _mm512_set1_epi64(hibit ? 1ll << 40 : 0);
   limbs44 h = take_accumulator(&st->scalar);
@@ -207,13 +199,7 @@ static size_t blocks_vector(ifma_state *st, const uint8_t *data, size_t nblocks,
 }
 
 void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  const ifma_state *st = state;
-  if (nblocks >= (st->scalar.powers_ready ? IFMA_WARM_BLOCKS : IFMA_COLD_BLOCKS)) {
-    const size_t left = blocks_vector(state, data, nblocks, hibit);
-    data += 16 * (nblocks - left), nblocks = left;
-  }
-  /* it also takes zero blocks, so this is a plain tail jump */
-  crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
+  crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, IFMA_COLD_BLOCKS, IFMA_WARM_BLOCKS, blocks_vector);
 }
 
 _Static_assert(IFMA_COLD_BLOCKS >= LANES && IFMA_WARM_BLOCKS >= LANES, "the vector path needs one full step");

@@ -9,7 +9,7 @@
  * r^(LANES - j) and the lanes are summed into the scalar radix 2^64
  * accumulator of poly1305_x86_64.c, which the first step took in lane 0.
  *
- * The including file defines: VECTOR (the type), LANES, SUFFIX(name),
+ * The including file defines: VECTOR (the type), LANES,
  * V_SET1(u64), V_LANE0(u64) (the value in lane 0, zeros elsewhere),
  * V_ADD, V_MUL (32x32->64 per lane), V_AND, V_OR, V_SRL(v, n), V_SLL(v, n),
  * V_LOAD (any 8-byte alignment: see below), V_SUM(v) (the lanes' sum as uint64_t), LANE_BLOCK (an
@@ -172,16 +172,11 @@ static __attribute__((noinline)) void wipe_vector_frame(void) {
 /* The implementation's blocks: the vector loop from cold_blocks up while the
  * powers of r are not computed yet, from warm_blocks up once they are; the
  * scalar code below that and for the tail. */
-static inline void blocks_dispatch(void *state, const uint8_t *data, size_t nblocks, unsigned hibit,
-                                   size_t cold_blocks, size_t warm_blocks) {
-  const radix26_state *st = state;
-  if (nblocks >= (st->scalar.powers_ready ? warm_blocks : cold_blocks)) {
-    const size_t left = blocks_vector(state, data, nblocks, hibit);
-    wipe_vector_frame();
-    data += 16 * (nblocks - left), nblocks = left;
-  }
-  /* it also takes zero blocks, so this is a plain tail jump */
-  crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
+/* The vector loop as the crossover calls it, with the frame wiped after. */
+static size_t blocks_vector_wiped(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+  const size_t left = blocks_vector(state, data, nblocks, hibit);
+  wipe_vector_frame();
+  return left;
 }
 
 #endif

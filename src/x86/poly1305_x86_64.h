@@ -24,6 +24,26 @@ void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]);
 void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
 void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
 
+/* A vector kernel's loop: absorbs whole steps of blocks from data, returns
+ * how many blocks it left for the scalar code. */
+typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
+
+/* The crossover every x86 vector kernel uses: a call of at least cold_blocks
+ * (warm_blocks once the powers of r are cached: the cold call also computes
+ * them) runs the vector loop, and the scalar code takes what is left, or
+ * the whole call below the crossover. The counts are lengths, not secrets. */
+static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *data, size_t nblocks, unsigned hibit,
+                                                   size_t cold_blocks, size_t warm_blocks,
+                                                   crisp_poly1305_vector_loop vector_loop) {
+  const crisp_poly1305_x86_64_state *scalar = state;
+  if (nblocks >= (scalar->powers_ready ? warm_blocks : cold_blocks)) {
+    const size_t left = vector_loop(state, data, nblocks, hibit);
+    data += 16 * (nblocks - left), nblocks = left;
+  }
+  /* it also takes zero blocks, so this is a plain tail jump */
+  crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
+}
+
 /* x = x * r mod p, partly reduced: x[2] below 7 on entry, at most 4 on
  * return (x below 2^131, not always below p): the vector kernels build their
  * powers of r with it; their limb bounds allow the extra bit. */
