@@ -104,11 +104,18 @@ static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, 
 static inline crisp_limb bn_sub_row(crisp_limb *z, const crisp_limb *x, const crisp_limb *y, size_t n) {
   crisp_limb borrow = 0;
   for (size_t i = 0; i < n; i++) {
+#ifdef CRISP_BN_HAVE_INT128
+    /* A 128-bit difference lets the compiler use its subtract-with-borrow. */
+    const unsigned __int128 d = (unsigned __int128)x[i] - y[i] - borrow;
+    z[i] = (crisp_limb)d;
+    borrow = (crisp_limb)(d >> 64) & 1;
+#else
     const crisp_limb xi = x[i], yi = y[i];
     const crisp_limb d = xi - yi;
     const crisp_limb out = (xi < yi) | (d < borrow);
     z[i] = d - borrow;
     borrow = out;
+#endif
   }
   return borrow;
 }
