@@ -307,6 +307,13 @@ print(" ".join(t["name"] for t in json.load(sys.stdin)
   echo "    subproject: no crisp tool or test built, -Dcrisp:avx512=false applied"
 }
 
+expect_same() {
+  [ "$2" = "$3" ] || {
+    echo "$1 printed '$3', expected '$2'" >&2
+    return 1
+  }
+}
+
 stage_consumer() {
   # Global, not local: the EXIT trap runs after this function has returned.
   consumer_work=$(mktemp -d "${TMPDIR:-/tmp}/crisp-consumer.XXXXXX")
@@ -321,9 +328,12 @@ stage_consumer() {
   # commands and every package file.
   local version
   version=$(project_version)
-  [ "$(LD_LIBRARY_PATH=$installed_libdir "$installed/bin/crisp" --version)" = "crisp $version" ]
-  [ "$(LD_LIBRARY_PATH=$installed_libdir "$installed/bin/crisp-bench" --version)" = "crisp-bench $version" ]
-  [ "$(PKG_CONFIG_PATH=$installed_libdir/pkgconfig pkg-config --modversion crisp)" = "$version" ]
+  expect_same "crisp --version" "crisp $version" \
+    "$(LD_LIBRARY_PATH=$installed_libdir "$installed/bin/crisp" --version)"
+  expect_same "crisp-bench --version" "crisp-bench $version" \
+    "$(LD_LIBRARY_PATH=$installed_libdir "$installed/bin/crisp-bench" --version)"
+  expect_same "pkg-config --modversion crisp" "$version" \
+    "$(PKG_CONFIG_PATH=$installed_libdir/pkgconfig pkg-config --modversion crisp)"
   echo "    crisp --version, crisp-bench --version, pkg-config --modversion: $version"
   # The CMake version file refuses a newer minor version.
   mkdir -p "$work/too-new"
