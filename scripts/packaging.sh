@@ -269,9 +269,16 @@ build_subproject_consumer() {
   local version tarball
   version=$(project_version)
   tarball=$project/subprojects/packagecache/crisp-$version.tar.gz
-  # The working tree as it is (tracked and new files), without build output.
-  (cd "$root" && git ls-files -z --cached --others --exclude-standard 2>/dev/null |
-    tar --null -T - --transform "s|^|crisp-$version/|" -czf "$tarball")
+  # The working tree as it is (tracked and new files), without build output;
+  # outside a git checkout, every file but the build folders.
+  (
+    cd "$root"
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+      git ls-files -z --cached --others --exclude-standard
+    else
+      find . \( -name '.git' -o -name 'build*' \) -prune -o -type f -print0
+    fi | tar --null -T - --transform "s|^\(\./\)\{0,1\}|crisp-$version/|" -czf "$tarball"
+  )
   cat >"$project/subprojects/crisp.wrap" <<EOF
 [wrap-file]
 directory = crisp-$version
