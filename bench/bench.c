@@ -79,7 +79,8 @@ static void help(void) {
          "                default is below 0.95x the fastest implementation\n"
          "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
          "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
-         "                cases (bench/kernel_cases.c) and every malformed case\n");
+         "                cases (bench/kernel_cases.c) and every malformed case\n"
+         "  --version     print the version and exit\n");
 }
 
 static int kernel_selected(const struct options *options, const char *kernel) {
@@ -194,6 +195,10 @@ static int parse(int argc, char **argv, struct options *options) {
     const int has_value = i + 1 < argc;
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
       help();
+      return -1;
+    } else if (!strcmp(arg, "--version")) {
+      printf("crisp-bench %s\n", CRISP_VERSION_STRING);
+      if (strcmp(crisp_version(), CRISP_VERSION_STRING)) printf("libcrisp %s\n", crisp_version());
       return -1;
     } else if (!strcmp(arg, "--peers")) {
       options->peers = 1;

@@ -87,6 +87,9 @@ native_stages=(build native dispatch-cli symbols install cet)
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
 # sanitize valgrind constant-time tsan env-sweep fuzz (full run only)
 source "$root/scripts/hardening.sh"
+# abi man opt-out consumer relocated (native, after install)
+source "$root/scripts/packaging.sh"
+native_stages+=("${packaging_stages[@]}")
 
 describe_stage() {
   case "$1" in
@@ -102,7 +105,7 @@ describe_stage() {
     arm64-build) echo "arm64 cross build ($arm64_dir)" ;;
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
     arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
-    *) describe_hardening_stage "$1" ;;
+    *) describe_packaging_stage "$1" || describe_hardening_stage "$1" ;;
   esac
 }
 
@@ -214,12 +217,13 @@ stage_install() {
     echo "crisp.pc not installed" >&2
     return 1
   }
-  prefix=$(sed -n 's/^prefix=//p' "$pc")
+  prefix=$(installed_prefix) # crisp.pc's own prefix is relative to its folder
   echo "    installed under $dest$prefix:"
   (cd "$dest$prefix" && find . -type f -o -type l | sort | sed 's/^\.\//      /')
-  # The .pc names the final prefix; point it at the temporary tree instead.
+  # crisp.pc finds its libdir and includedir from its own folder, so it
+  # works in the temporary tree as it is.
   export PKG_CONFIG_PATH=$(dirname "$pc")
-  local pkg=(pkg-config --define-variable=prefix="$dest$prefix")
+  local pkg=(pkg-config)
   libdir=$("${pkg[@]}" --variable=libdir crisp)
   echo "    pkg-config --cflags --libs crisp: $("${pkg[@]}" --cflags --libs crisp)"
   echo "    pkg-config --static --libs crisp: $("${pkg[@]}" --static --libs crisp)"

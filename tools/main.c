@@ -3,11 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include <crisp/version.h>
 
-#ifndef CRISP_VERSION
-#define CRISP_VERSION "unknown"
-#endif
+#include "cli.h"
 
 struct subcommand {
   const char *name;
@@ -30,7 +28,7 @@ static void help(FILE *out) {
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
     fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
   fprintf(out,
-          "\n'crisp COMMAND --help' describes a command.\n"
+          "\n'crisp COMMAND --help' describes a command; 'crisp --version' prints the version.\n"
           "Environment: CRYPTO_FORCE=LEVEL caps the dispatch level; CRYPTO_OPTIONS=-UseMD5Intrinsics,...\n"
           "sends single kernels to their generic implementation.\n");
 }
@@ -46,7 +44,9 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!strcmp(command, "--version") || !strcmp(command, "-V")) {
-    printf("crisp %s\n", CRISP_VERSION);
+    /* The version compiled in; the loaded library's too when it differs. */
+    printf("crisp %s\n", CRISP_VERSION_STRING);
+    if (strcmp(crisp_version(), CRISP_VERSION_STRING)) printf("libcrisp %s\n", crisp_version());
     return 0;
   }
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {

@@ -3,6 +3,7 @@
 #define CRISP_CRISP_H
 
 #include "common.h"
+#include <crisp/version.h> /* by path: generated into the build tree */
 #include "dispatch.h"
 #include "md5.h"
 #include "poly1305.h"

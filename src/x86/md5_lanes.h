@@ -8,6 +8,17 @@
 #define CRISP_SRC_X86_MD5_LANES_H
 
 #include "x86/md5_x86_64.h"
+#include "generic/generic.h"
+
+/* The single-stream code the last few busy lanes finish with: the assembly,
+ * or the portable C in a build that leaves assembly out (-Dasm=false). */
+static inline void md5_lanes_finish(uint32_t state[4], const uint8_t *data, size_t nblocks) {
+#if defined(CRISP_NO_ASM)
+  crisp_md5_generic(state, data, nblocks);
+#else
+  crisp_md5_x86_64(state, data, nblocks);
+#endif
+}
 
 /* Lanes of the widest runner: two groups of 16 (AVX-512). */
 #define MD5_LANES 32
@@ -65,7 +76,7 @@ static inline void md5_lanes_schedule(uint32_t *const state[], const uint8_t *co
     if (!left[lane]) continue;
     uint32_t *out = state[owner[lane]];
     for (int w = 0; w < 4; w++) out[w] = lanes.state[w][lane];
-    crisp_md5_x86_64(out, lanes.data[lane], left[lane]);
+    md5_lanes_finish(out, lanes.data[lane], left[lane]);
   }
 }
 
