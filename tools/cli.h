@@ -23,8 +23,20 @@ void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes name to stderr quoted like a shell would need it (coreutils' quotef). */
+/* Prints "Try 'PROGRAM --help' for more information." on stderr. */
+void cli_usage_hint(void);
+
+/* name quoted like a shell would need it, as coreutils quotes names in its
+ * messages; valid until the second call after this one. */
+const char *cli_quote(const char *name);
+/* Writes cli_quote(name) to stderr. */
 void cli_put_quoted(const char *name);
+
+/* Puts /dev/null on whichever of descriptors 0, 1, 2 is closed, opened so
+ * that using it still fails with EBADF, so no file lands there. */
+void cli_reserve_standard_descriptors(void);
+/* Whether descriptor 0 was closed when cli_reserve_standard_descriptors ran. */
+int cli_stdin_was_closed(void);
 
 /* Lowercase hex of bytes into out (2 * len + 1 chars with the terminator). */
 void cli_hex(char *out, const uint8_t *bytes, size_t len);
