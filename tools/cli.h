@@ -18,7 +18,7 @@ int cli_bench(int argc, char **argv); /* in bench/bench.c */
 /* "crisp md5sum: " style prefix for messages on stderr; set by main. */
 extern const char *cli_program;
 
-/* Prints "PROGRAM: message\n" on stderr. */
+/* Flushes stdout, then prints "PROGRAM: message\n" on stderr. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -35,8 +35,9 @@ void cli_put_quoted(const char *name);
 /* Puts /dev/null on whichever of descriptors 0, 1, 2 is closed, opened so
  * that using it still fails with EBADF, so no file lands there. */
 void cli_reserve_standard_descriptors(void);
-/* Whether descriptor 0 was closed when cli_reserve_standard_descriptors ran. */
-int cli_stdin_was_closed(void);
+/* Whether descriptor fd (0, 1 or 2) was closed when
+ * cli_reserve_standard_descriptors ran. */
+int cli_descriptor_was_closed(int fd);
 
 /* Lowercase hex of bytes into out (2 * len + 1 chars with the terminator). */
 void cli_hex(char *out, const uint8_t *bytes, size_t len);

@@ -87,7 +87,10 @@ static int check_combinations(int check, int binary, const struct md5sum_options
 static int close_stdout(void) {
   const int some_pending = __fpending(stdout) != 0;
   const int earlier_failure = ferror(stdout) != 0;
-  const int close_failed = fclose(stdout) != 0;
+  int close_failed = fclose(stdout) != 0;
+  /* Closing the /dev/null that stands in for a closed stdout succeeds;
+   * closing the closed descriptor itself would have failed. */
+  if (cli_descriptor_was_closed(STDOUT_FILENO)) close_failed = 1, errno = EBADF;
   if (earlier_failure || (close_failed && (some_pending || errno != EBADF))) {
     if (!close_failed) errno = 0;
     return -1;
@@ -97,6 +100,10 @@ static int close_stdout(void) {
 
 int cli_md5sum(int argc, char **argv) {
   cli_reserve_standard_descriptors();
+  /* Line-buffered like coreutils md5sum: each result is out as soon as it
+   * is known, lines of parallel runs do not mix, and a write failure is
+   * seen (and reported) the way coreutils sees it. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   struct md5sum_options options = {0};
   int check = 0, binary = -1, option;
   /* glibc's getopt words its messages as coreutils' do and prefixes them
@@ -136,7 +143,7 @@ int cli_md5sum(int argc, char **argv) {
                      : md5sum_compute(files, count, &options, &read_stdin);
   /* coreutils closes standard input after reading it and fails if that
    * fails, as it does when the descriptor was closed from the start. */
-  if (read_stdin && cli_stdin_was_closed()) {
+  if (read_stdin && cli_descriptor_was_closed(STDIN_FILENO)) {
     cli_error("standard input: %s", strerror(EBADF));
     result = 1;
   }

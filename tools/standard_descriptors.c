@@ -11,16 +11,16 @@
 
 #include "cli.h"
 
-static int stdin_was_closed;
+static int was_closed[3];
 
 void cli_reserve_standard_descriptors(void) {
   for (int fd = 0; fd <= 2; fd++) {
     if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    if (fd == 0) stdin_was_closed = 1;
+    was_closed[fd] = 1;
     const int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
     /* Lower descriptors are open by now, so got is fd unless open failed. */
     if (got >= 0 && got != fd) close(got);
   }
 }
 
-int cli_stdin_was_closed(void) { return stdin_was_closed; }
+int cli_descriptor_was_closed(int fd) { return fd >= 0 && fd <= 2 && was_closed[fd]; }
