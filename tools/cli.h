@@ -29,6 +29,8 @@ void cli_usage_hint(void);
 /* name quoted like a shell would need it, as coreutils quotes names in its
  * messages; valid until the second call after this one. */
 const char *cli_quote(const char *name);
+/* The same, but always in quotes: for an argument inside a sentence. */
+const char *cli_quote_argument(const char *argument);
 /* Writes cli_quote(name) to stderr. */
 void cli_put_quoted(const char *name);
 

@@ -32,7 +32,7 @@ int cli_info(int argc, char **argv) {
       return 0;
     }
     if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) all = 1;
-    else return cli_usage_error("unexpected argument '%s'", argv[i]);
+    else return cli_usage_error("unexpected argument %s", cli_quote_argument(argv[i]));
   }
   printf("cpu: %s\n", crisp_cpu_brand());
   printf("features: %s\n", crisp_cpu_features());

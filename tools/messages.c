@@ -40,7 +40,7 @@ int cli_usage_error(const char *format, ...) {
 }
 
 /* Two buffers in turn, so one message can quote two names. */
-const char *cli_quote(const char *name) {
+static const char *quote(const char *name, int always) {
   static char *buffers[2];
   static size_t sizes[2];
   static int turn;
@@ -51,15 +51,19 @@ const char *cli_quote(const char *name) {
     locale_ready = 1;
   }
   turn ^= 1;
-  const size_t needed = quote_shell_escape(NULL, 0, name) + 1;
+  const size_t needed = quote_shell_escape(NULL, 0, name, always) + 1;
   if (needed > sizes[turn]) {
     char *grown = realloc(buffers[turn], needed);
     if (!grown) return "(name too long to quote)";
     buffers[turn] = grown, sizes[turn] = needed;
   }
-  quote_shell_escape(buffers[turn], sizes[turn], name);
+  quote_shell_escape(buffers[turn], sizes[turn], name, always);
   return buffers[turn];
 }
+
+const char *cli_quote(const char *name) { return quote(name, 0); }
+
+const char *cli_quote_argument(const char *argument) { return quote(argument, 1); }
 
 void cli_put_quoted(const char *name) { fputs(cli_quote(name), stderr); }
 

@@ -112,11 +112,11 @@ static struct piece classify(const char *name, size_t i, size_t length, int unib
   return piece;
 }
 
-size_t quote_shell_escape(char *out, size_t size, const char *name) {
+size_t quote_shell_escape(char *out, size_t size, const char *name, int always) {
   struct output o = {out, size, 0};
   const size_t length = strlen(name);
   const int unibyte = MB_CUR_MAX == 1;
-  int forced = length == 0, apostrophe = 0, double_quotable = 1;
+  int forced = always || length == 0, apostrophe = 0, double_quotable = 1;
   for (size_t i = 0; i < length;) {
     const struct piece piece = classify(name, i, length, unibyte);
     forced |= piece.forces_quotes;
