@@ -94,6 +94,7 @@ struct worker {
 struct pool {
   md5_pool_next next;
   md5_pool_done done;
+  md5_pool_batch_end batch_end;
   void *user;
   pthread_mutex_t lock;
   pthread_cond_t changed;
@@ -308,6 +309,7 @@ static void report(struct pool *pool, size_t count) {
     const int failed = entry->error || !entry->name;
     pool->done(pool->user, entry->token, entry->name, failed ? NULL : entry->digest, entry->error, entry->opened);
   }
+  if (count && pool->batch_end) pool->batch_end(pool->user);
 }
 
 /* One worker's loop. The reporting worker also hands finished items to done
@@ -347,7 +349,7 @@ static void *helper(void *opaque) {
   return NULL;
 }
 
-int md5_pool_run(md5_pool_next next, md5_pool_done done, void *user) {
+int md5_pool_run(md5_pool_next next, md5_pool_done done, md5_pool_batch_end batch_end, void *user) {
   struct pool *pool = calloc(1, sizeof *pool);
   /* Mapped with room to align the buffers to a huge page. */
   uint8_t *mapping = MAP_FAILED;
@@ -361,7 +363,7 @@ int md5_pool_run(md5_pool_next next, md5_pool_done done, void *user) {
   }
   uint8_t *buffers = mapping + (-(uintptr_t)mapping & (HUGE_PAGE - 1));
   madvise(buffers, BUFFERS_SIZE, MADV_HUGEPAGE); /* only a hint: 4 KiB pages work too */
-  pool->next = next, pool->done = done, pool->user = user, pool->more = 1;
+  pool->next = next, pool->done = done, pool->batch_end = batch_end, pool->user = user, pool->more = 1;
   atomic_init(&pool->open_files, 0);
   for (size_t w = 0; w < WORKERS; w++) {
     pool->workers[w].pool = pool;

@@ -30,6 +30,10 @@ typedef int (*md5_pool_next)(void *user, const char **name, void **token, int ma
 typedef void (*md5_pool_done)(void *user, void *token, const char *name, const uint8_t *digest, int error,
                               int opened);
 
+/* Called on the calling thread after each run of done calls, so that their
+ * output can go out in one write; NULL when not needed. */
+typedef void (*md5_pool_batch_end)(void *user);
+
 /* Runs until next returns MD5_POOL_END and every item is done. Anything but
  * a regular file of nonzero size (standard input, pipes, FIFOs, devices,
  * /proc files) is read from start to finish before the next such file is
@@ -37,6 +41,6 @@ typedef void (*md5_pool_done)(void *user, void *token, const char *name, const u
  * Out of descriptors (EMFILE, ENFILE), the pool keeps fewer files open at
  * once, down to one; only a file that cannot be opened even then fails.
  * Returns 0, or -1 if memory ran out (errno set). */
-int md5_pool_run(md5_pool_next next, md5_pool_done done, void *user);
+int md5_pool_run(md5_pool_next next, md5_pool_done done, md5_pool_batch_end batch_end, void *user);
 
 #endif

@@ -5,6 +5,8 @@
 #ifndef CRISP_TOOLS_MD5SUM_H
 #define CRISP_TOOLS_MD5SUM_H
 
+#include <stdio.h>
+
 struct md5sum_options {
   int binary;         /* -b: mark lines with '*' */
   int tag;            /* --tag: BSD "MD5 (name) = hex" lines */
@@ -16,8 +18,8 @@ struct md5sum_options {
   int ignore_missing; /* --ignore-missing: missing files are skipped */
 };
 
-/* Writes name to stdout, with \\, \n and \r escaped when escape is set. */
-void md5sum_put_name(const char *name, int escape);
+/* Writes name to out, with \\, \n and \r escaped when escape is set. */
+void md5sum_put_name(FILE *out, const char *name, int escape);
 
 /* Prints the sums of the files ("-" or none: standard input); returns the
  * exit status. *read_stdin is set when standard input was read. */

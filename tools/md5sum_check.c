@@ -204,7 +204,7 @@ static void check_done(void *user, void *token, const char *name, const uint8_t 
   if (digest && !match) run->mismatched++;
   if (!options->status && (!match || !options->quiet)) {
     if (escape) putchar('\\');
-    md5sum_put_name(name, escape);
+    md5sum_put_name(stdout, name, escape);
     printf(": %s\n", !digest ? "FAILED open or read" : match ? "OK" : "FAILED");
   }
   free(job);
@@ -243,7 +243,7 @@ static int check_file(const char *file, const struct md5sum_options *options, in
     return 0;
   }
   check_lines_init(&run.lines, fd);
-  const int ok = md5_pool_run(check_next, check_done, &run) == 0;
+  const int ok = md5_pool_run(check_next, check_done, NULL, &run) == 0;
   *read_stdin |= run.read_stdin;
   const int read_error = run.lines.error;
   check_lines_free(&run.lines);
