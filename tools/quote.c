@@ -112,6 +112,41 @@ static struct piece classify(const char *name, size_t i, size_t length, int unib
   return piece;
 }
 
+/* The inside of the single-quoted form. Escapes open a $'...' run that the
+ * next plain piece closes with '' (which also reopens the plain quotes).
+ * Starts in the given escape state; returns the state it ends in. */
+static int put_single_quoted(struct output *o, const char *name, size_t length, int unibyte, int in_escape) {
+  for (size_t i = 0; i < length;) {
+    const struct piece piece = classify(name, i, length, unibyte);
+    switch (piece.kind) {
+      case PIECE_NAMED_ESCAPE:
+      case PIECE_OCTAL:
+        for (size_t k = 0; k < piece.length; k++) {
+          if (!in_escape) put_string(o, "'$'"), in_escape = 1;
+          put(o, '\\');
+          if (piece.kind == PIECE_NAMED_ESCAPE) {
+            put(o, piece.letter);
+          } else {
+            const unsigned char byte = (unsigned char)name[i + k];
+            put(o, (char)('0' + (byte >> 6))), put(o, (char)('0' + ((byte >> 3) & 7)));
+            put(o, (char)('0' + (byte & 7)));
+          }
+        }
+        break;
+      case PIECE_APOSTROPHE:
+        put_string(o, "'\\''");
+        in_escape = 0;
+        break;
+      case PIECE_PLAIN:
+        if (in_escape) put_string(o, "''"), in_escape = 0;
+        for (size_t k = 0; k < piece.length; k++) put(o, name[i + k]);
+        break;
+    }
+    i += piece.length;
+  }
+  return in_escape;
+}
+
 size_t quote_shell_escape(char *out, size_t size, const char *name, int always) {
   struct output o = {out, size, 0};
   const size_t length = strlen(name);
@@ -131,38 +166,16 @@ size_t quote_shell_escape(char *out, size_t size, const char *name, int always) 
     put_string(&o, name);
     put(&o, '"');
   } else {
-    /* Single quotes; escapes open a $'...' run that the next plain piece
-     * closes with '' (which also reopens the plain quotes). */
-    int in_escape = 0;
     put(&o, '\'');
-    for (size_t i = 0; i < length;) {
-      const struct piece piece = classify(name, i, length, unibyte);
-      switch (piece.kind) {
-        case PIECE_NAMED_ESCAPE:
-        case PIECE_OCTAL:
-          for (size_t k = 0; k < piece.length; k++) {
-            if (!in_escape) put_string(&o, "'$'"), in_escape = 1;
-            put(&o, '\\');
-            if (piece.kind == PIECE_NAMED_ESCAPE) {
-              put(&o, piece.letter);
-            } else {
-              const unsigned char byte = (unsigned char)name[i + k];
-              put(&o, (char)('0' + (byte >> 6))), put(&o, (char)('0' + ((byte >> 3) & 7)));
-              put(&o, (char)('0' + (byte & 7)));
-            }
-          }
-          break;
-        case PIECE_APOSTROPHE:
-          put_string(&o, "'\\''");
-          in_escape = 0;
-          break;
-        case PIECE_PLAIN:
-          if (in_escape) put_string(&o, "''"), in_escape = 0;
-          for (size_t k = 0; k < piece.length; k++) put(&o, name[i + k]);
-          break;
-      }
-      i += piece.length;
+    int in_escape = 0;
+    /* gnulib scans a name with an apostrophe once more before writing it,
+     * and its second pass starts in the escape state the first one ended
+     * in: an extra '' where the first plain piece closes that run. */
+    if (apostrophe) {
+      struct output scan = {NULL, 0, 0};
+      in_escape = put_single_quoted(&scan, name, length, unibyte, 0);
     }
+    put_single_quoted(&o, name, length, unibyte, in_escape);
     put(&o, '\'');
   }
   if (size) o.out[o.length < size ? o.length : size - 1] = '\0';
