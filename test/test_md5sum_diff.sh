@@ -127,6 +127,7 @@ for mode in "" -b -t --tag -z "--tag -z" "-t --tag"; do
   same "sums $mode" -- "md5 $mode -- $awkward_list empty big size_* many/f1"
 done
 same "directory, missing and unreadable among files" -- "md5 big directory no-such /proc/self/mem small"
+same "sums and errors in one file" --joined -- "md5 many/f1 many/f2 directory many/f3 no-such many/* /proc/self/mem small"
 for locale in C.UTF-8 C; do
   same "missing awkward names, LC_ALL=$locale" -- "cd ../void && LC_ALL=$locale md5 -- $awkward_list ''"
 done
@@ -178,6 +179,9 @@ same "/proc files" -- "md5 /proc/sys/kernel/ostype /dev/null /proc/version /proc
 same "stdin closed: file then -" -- "md5 big - <&-"
 same "stdin closed: - then file" -- "md5 - big <&-"
 same "stdin closed: no file" -- "md5 <&-"
+same "stdin closed: names that lead to it" -- "md5 /dev/stdin big /dev/fd/0 /proc/self/fd/0 /dev/null - <&-"
+same "stdout closed: names that lead to it" -- "md5 /dev/stdout /dev/fd/1 big >&-"
+same "stdin closed: a list that leads to it" -- "md5 -c /dev/stdin <&-"
 same "stdin closed: many files then - twice" -- "md5 many/* - small - <&-"
 "$reference" big small > ../list2
 "$reference" many/* > ../list

@@ -40,6 +40,9 @@ void cli_reserve_standard_descriptors(void);
 /* Whether descriptor fd (0, 1 or 2) was closed when
  * cli_reserve_standard_descriptors ran. */
 int cli_descriptor_was_closed(int fd);
+/* Whether name leads to one of those descriptors (/dev/stdin, /dev/fd/1,
+ * ...), which is to fail with ENOENT as it would with the descriptor closed. */
+int cli_names_closed_descriptor(const char *name);
 
 /* Lowercase hex of bytes into out (2 * len + 1 chars with the terminator). */
 void cli_hex(char *out, const uint8_t *bytes, size_t len);

@@ -34,6 +34,8 @@
 
 #include <crisp/md5.h>
 
+#include "cli.h"
+
 /* The calling thread and one helper. */
 #define WORKERS 2
 /* 16 files fill the 16 lanes of the AVX-512 kernel (two groups of the AVX2
@@ -169,6 +171,11 @@ static int slot_open(struct worker *worker, size_t index) {
   struct entry *entry = &pool->ring[index % RING_SIZE];
   const int is_stdin = !strcmp(entry->name, "-");
   int fd = STDIN_FILENO;
+  if (!is_stdin && cli_names_closed_descriptor(entry->name)) {
+    entry->error = ENOENT;
+    end_entry(worker, index);
+    return 0;
+  }
   if (!is_stdin) {
     atomic_fetch_add(&pool->open_files, 1);
     fd = open(entry->name, O_RDONLY | O_CLOEXEC);

@@ -237,7 +237,11 @@ static int check_file(const char *file, const struct md5sum_options *options, in
   run.is_stdin = !strcmp(file, "-");
   run.display_name = run.is_stdin ? "standard input" : file;
   *read_stdin |= run.is_stdin;
-  const int fd = run.is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+  int fd = run.is_stdin ? STDIN_FILENO : -1;
+  if (!run.is_stdin) {
+    if (cli_names_closed_descriptor(file)) errno = ENOENT;
+    else fd = open(file, O_RDONLY | O_CLOEXEC);
+  }
   if (fd < 0) {
     cli_error("%s: %s", cli_quote(file), strerror(errno));
     return 0;

@@ -59,7 +59,11 @@ static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
  * (the file could not be read) or EXIT_USAGE (it does not hold a key). */
 static int read_key_file(const char *name, uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   const int is_stdin = !strcmp(name, "-");
-  const int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+  int fd = is_stdin ? STDIN_FILENO : -1;
+  if (!is_stdin) {
+    if (cli_names_closed_descriptor(name)) errno = ENOENT;
+    else fd = open(name, O_RDONLY | O_CLOEXEC);
+  }
   if (fd < 0) {
     cli_error("%s: %s", cli_quote(name), strerror(errno));
     return 1;
@@ -87,7 +91,11 @@ static int read_key_file(const char *name, uint8_t key[CRISP_POLY1305_KEY_SIZE])
 
 static int tag_file(const char *name, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   const int is_stdin = !strcmp(name, "-");
-  const int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+  int fd = is_stdin ? STDIN_FILENO : -1;
+  if (!is_stdin) {
+    if (cli_names_closed_descriptor(name)) errno = ENOENT;
+    else fd = open(name, O_RDONLY | O_CLOEXEC);
+  }
   if (fd < 0) {
     cli_error("%s: %s", cli_quote(name), strerror(errno));
     return 1;
