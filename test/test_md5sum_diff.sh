@@ -13,7 +13,8 @@
 # their exit status and stderr are compared.
 # Usage: test_md5sum_diff.sh PATH-TO-CRISP. CRISP_TEST_WRAPPER (or meson's
 # MESON_EXE_WRAPPER in a cross build) runs crisp through an emulator;
-# CRISP_TEST_SEED=N replays the random names.
+# CRISP_TEST_SEED=N replays the random names; CRISP_TEST_ONLY=REGEX runs
+# only the situations whose description matches.
 set -u
 CRISP_TEST_WRAPPER=${CRISP_TEST_WRAPPER:-${MESON_EXE_WRAPPER:-}}
 crisp_binary=$(realpath "${1:?usage: test_md5sum_diff.sh PATH-TO-CRISP}")
@@ -83,6 +84,7 @@ same() {
     shift
   done
   local snippet=$2
+  [[ $description =~ ${CRISP_TEST_ONLY:-.} ]] || return 0
   [ -n "${CRISP_TEST_VERBOSE:-}" ] && echo "# $description"
   run_side coreutils "$mode" "$snippet"
   run_side crisp "$mode" "$snippet"
@@ -195,7 +197,7 @@ same "stdout full, many lines" -- "md5 many/* > /dev/full"
 same "stdout closed, -c" -- "md5 -c ../list2 >&-"
 same "stdout full, -z" -- "md5 -z big small > /dev/full"
 same "stderr closed" -- "md5 big no-such 2>&-"
-for limit in 8 5 4; do
+for limit in 8 6 5; do
   same "ulimit -n $limit" -- "ulimit -n $limit && md5 many/* big - small < small2"
 done
 same "ulimit -n 6, -c" -- "ulimit -n 6 && md5 -c ../list"
@@ -269,7 +271,8 @@ slow_list() {
   } | ${CRISP_TEST_WRAPPER:-} "$crisp_binary" md5sum -c > /dev/null 2> "$out"
   [ -e "$work/slow.ok" ]
 }
-if slow_list; then checks=$((checks + 1)); else fail "-c on a slow pipe waited for more lines before reporting"; fi
+if [[ ! "-c on a slow pipe" =~ ${CRISP_TEST_ONLY:-.} ]]; then :
+elif slow_list; then checks=$((checks + 1)); else fail "-c on a slow pipe waited for more lines before reporting"; fi
 
 echo "$checks checks passed, $failures failed"
 [ $failures = 0 ]
