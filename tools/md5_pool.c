@@ -11,12 +11,12 @@
  * before them is reported, by the calling thread, so output keeps the order
  * of the arguments. Without a second thread the calling thread does it all.
  *
- * Only regular files of nonzero size are read side by side: their contents
- * do not depend on who reads them or when. Anything else (standard input, a
- * pipe, a FIFO, a device, a /proc file, a name that resolves to an already
- * open description) is opened only after the previous such file has been
- * read to its end, so each is read exactly as a one-file-at-a-time reader
- * would read it. Running out of descriptors shrinks the number of files a
+ * Only regular files are read side by side: their contents do not depend
+ * on who reads them or when (a regular file reached through /dev/fd/N is
+ * opened afresh, from its start). Anything else (standard input, a pipe, a
+ * FIFO, a device, a socket) is opened only after the previous such file has
+ * been read to its end, so each is read exactly as a one-file-at-a-time
+ * reader would read it. Running out of descriptors shrinks the number of files a
  * worker keeps open; a worker that cannot open even one waits until the
  * other closes some, and only when none of the pool's files is open is the
  * failure the file's own. */
@@ -58,7 +58,7 @@
 struct entry {
   const char *name;
   void *token;
-  int sequential; /* not a regular file of nonzero size: read alone, in turn */
+  int sequential; /* standard input or not a regular file: read alone, in turn */
   int finished;
   int error;
   int opened;
@@ -70,7 +70,8 @@ struct slot {
   int in_use;
   int fd;
   int is_stdin;
-  uint64_t known_size; /* st_size of a regular file, else 0 (read until EOF) */
+  uint64_t known_size; /* st_size of a regular file, else 0 (read until EOF, as
+                          for /proc files, which report 0) */
   uint64_t total;      /* bytes read so far */
   size_t entry;        /* ring position of this file */
   uint8_t *buffer;
@@ -117,7 +118,7 @@ struct pool {
 static int is_sequential(const char *name) {
   if (!strcmp(name, "-")) return 1;
   struct stat info;
-  return stat(name, &info) == 0 && (!S_ISREG(info.st_mode) || info.st_size == 0);
+  return stat(name, &info) == 0 && !S_ISREG(info.st_mode);
 }
 
 /* Under the lock: whether another worker waits for descriptors, in which

@@ -35,9 +35,9 @@ typedef void (*md5_pool_done)(void *user, void *token, const char *name, const u
 typedef void (*md5_pool_batch_end)(void *user);
 
 /* Runs until next returns MD5_POOL_END and every item is done. Anything but
- * a regular file of nonzero size (standard input, pipes, FIFOs, devices,
- * /proc files) is read from start to finish before the next such file is
- * opened, in the order given, as a one-file-at-a-time reader would see it.
+ * a regular file (standard input, pipes, FIFOs, devices, sockets) is read
+ * from start to finish before the next such file is opened, in the order
+ * given, as a one-file-at-a-time reader would see it.
  * Out of descriptors (EMFILE, ENFILE), the pool keeps fewer files open at
  * once, down to one; only a file that cannot be opened even then fails.
  * Returns 0, or -1 if memory ran out (errno set). */
