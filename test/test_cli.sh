@@ -137,6 +137,23 @@ expect_status 1 "poly1305 of a missing file" -- crisp poly1305 -k $key "$work/no
 expect_status 2 "poly1305 without a key" -- crisp poly1305 "$work/rfc8439"
 expect_status 2 "poly1305 with a short key" -- crisp poly1305 -k 85d6 "$work/rfc8439"
 expect_status 2 "poly1305 with a non-hex key" -- crisp poly1305 -k "${key%?}g" "$work/rfc8439"
+tag=$(crisp poly1305 -k $key -- "$work/rfc8439" 2> /dev/null)
+[ "$tag" = a8061dc1305136c6c22b8baf0c0127a9 ] && pass || fail "poly1305 with --: '$tag'"
+printf ' %s\n' "$key" > "$work/key"
+tag=$(crisp poly1305 --key-file "$work/key" "$work/rfc8439" 2> /dev/null)
+[ "$tag" = a8061dc1305136c6c22b8baf0c0127a9 ] && pass || fail "poly1305 --key-file: '$tag'"
+tag=$(crisp poly1305 --key-file=- "$work/rfc8439" < "$work/key" 2> /dev/null)
+[ "$tag" = a8061dc1305136c6c22b8baf0c0127a9 ] && pass || fail "poly1305 --key-file -: '$tag'"
+expect_status 2 "poly1305 --key-file - with the message on stdin too" -- crisp poly1305 --key-file -
+expect_status 2 "poly1305 --key-file holding no key" -- crisp poly1305 --key-file "$work/rfc8439" "$work/rfc8439"
+expect_status 1 "poly1305 --key-file missing" -- crisp poly1305 --key-file "$work/no-such-key" "$work/rfc8439"
+expect_status 2 "poly1305 with two keys" -- crisp poly1305 -k $key --key-file "$work/key" "$work/rfc8439"
+expect_status 2 "poly1305 with two files" -- crisp poly1305 -k $key "$work/rfc8439" "$work/rfc8439"
+# Names and arguments reach stderr quoted: no raw escape sequence.
+for command in "poly1305 -k $key" "md5sum" "info" ""; do
+  ${CRISP_TEST_WRAPPER:-} "$crisp_binary" $command $'\e[31mRED' > /dev/null 2> "$work/quoted.err" < /dev/null
+  if grep -v '^qemu-' "$work/quoted.err" | grep -q $'\e'; then fail "crisp $command: a raw escape on stderr"; else pass; fi
+done
 
 # info lists every kernel and exits 0.
 crisp info > "$work/info" 2> /dev/null; status=$?
@@ -152,9 +169,11 @@ expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no
 # Usage errors, help, version.
 expect_status 2 "no command" -- crisp
 expect_status 2 "unknown command" -- crisp frobnicate
-expect_status 2 "md5sum unknown option" -- crisp md5sum --frobnicate
-expect_status 2 "md5sum --tag with -c" -- crisp md5sum --tag -c "$work/sums"
-expect_status 2 "md5sum --status without -c" -- crisp md5sum --status empty
+# md5sum's usage errors exit 1, as coreutils' do (test_md5sum_diff.sh
+# compares the messages).
+expect_status 1 "md5sum unknown option" -- crisp md5sum --frobnicate
+expect_status 1 "md5sum --tag with -c" -- crisp md5sum --tag -c "$work/sums"
+expect_status 1 "md5sum --status without -c" -- crisp md5sum --status empty
 expect_status 2 "bench unknown kernel" -- bench --kernel frobnicate
 expect_status 2 "bench unknown implementation" -- bench --impl frobnicate
 expect_status 2 "bench --time without a value" -- bench --time
@@ -163,6 +182,7 @@ for command in "" info md5sum poly1305; do
 done
 expect_status 0 "crisp bench --help" -- bench --help
 expect_status 0 "crisp --version" -- crisp --version
+expect_status 0 "crisp md5sum --version" -- crisp md5sum --version
 
 # bench runs (a smoke test; timings are never checked), and every kernel
 # crisp lists has bench cases.

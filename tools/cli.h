@@ -18,13 +18,31 @@ int cli_bench(int argc, char **argv); /* runs the crisp-bench program */
 /* "crisp md5sum: " style prefix for messages on stderr; set by main. */
 extern const char *cli_program;
 
-/* Prints "PROGRAM: message\n" on stderr. */
+/* Flushes stdout, then prints "PROGRAM: message\n" on stderr. */
 void cli_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the message and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
-/* Writes name to stderr quoted like a shell would need it (coreutils' quotef). */
+/* Prints "Try 'PROGRAM --help' for more information." on stderr. */
+void cli_usage_hint(void);
+
+/* name quoted like a shell would need it, as coreutils quotes names in its
+ * messages; valid until the second call after this one. */
+const char *cli_quote(const char *name);
+/* The same, but always in quotes: for an argument inside a sentence. */
+const char *cli_quote_argument(const char *argument);
+/* Writes cli_quote(name) to stderr. */
 void cli_put_quoted(const char *name);
+
+/* Puts /dev/null on whichever of descriptors 0, 1, 2 is closed, opened so
+ * that using it still fails with EBADF, so no file lands there. */
+void cli_reserve_standard_descriptors(void);
+/* Whether descriptor fd (0, 1 or 2) was closed when
+ * cli_reserve_standard_descriptors ran. */
+int cli_descriptor_was_closed(int fd);
+/* Whether name leads to one of those descriptors (/dev/stdin, /dev/fd/1,
+ * ...), which is to fail with ENOENT as it would with the descriptor closed. */
+int cli_names_closed_descriptor(const char *name);
 
 /* Lowercase hex of bytes into out (2 * len + 1 chars with the terminator). */
 void cli_hex(char *out, const uint8_t *bytes, size_t len);

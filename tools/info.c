@@ -40,7 +40,7 @@ int cli_info(int argc, char **argv) {
     }
     if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) all = 1;
     else if (!strcmp(argv[i], "--kernels")) kernels_only = 1;
-    else return cli_usage_error("unexpected argument '%s'", argv[i]);
+    else return cli_usage_error("unexpected argument %s", cli_quote_argument(argv[i]));
   }
   if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
   if (kernels_only) return list_kernels();

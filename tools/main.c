@@ -56,5 +56,5 @@ int main(int argc, char **argv) {
     cli_program = program;
     return subcommands[i].run(argc - 1, argv + 1);
   }
-  return cli_usage_error("unknown command '%s'", command);
+  return cli_usage_error("unknown command %s", cli_quote_argument(command));
 }

@@ -1,31 +1,37 @@
-/* tools/md5sum.c - crisp md5sum: options, and printing the sums of many files
- * hashed side by side by the md5 pool, byte for byte as coreutils md5sum 9.1
- * prints them (escaped names, -b, --tag, -z, exit status). */
+/* tools/md5sum.c - crisp md5sum: the command line, parsed as coreutils
+ * md5sum 9.1 parses it (same options, abbreviations, messages and exit
+ * status 1 on a usage error), then computing or checking sums. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
-
-#include <crisp/md5.h>
+#include <unistd.h>
 
 #include "cli.h"
-#include "md5_pool.h"
 #include "md5sum.h"
 
-enum { OPT_TAG = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_IGNORE_MISSING, OPT_HELP };
+#ifndef CRISP_VERSION
+#define CRISP_VERSION "unknown"
+#endif
 
+enum { OPT_IGNORE_MISSING = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_TAG, OPT_HELP, OPT_VERSION };
+
+/* In coreutils' order, which decides how getopt lists the candidates of an
+ * ambiguous abbreviation (--s: --status, --strict). */
 static const struct option long_options[] = {
     {"binary", no_argument, NULL, 'b'},
     {"check", no_argument, NULL, 'c'},
-    {"tag", no_argument, NULL, OPT_TAG},
-    {"text", no_argument, NULL, 't'},
-    {"zero", no_argument, NULL, 'z'},
     {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"status", no_argument, NULL, OPT_STATUS},
-    {"strict", no_argument, NULL, OPT_STRICT},
     {"warn", no_argument, NULL, 'w'},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"tag", no_argument, NULL, OPT_TAG},
+    {"zero", no_argument, NULL, 'z'},
+    {"text", no_argument, NULL, 't'},
     {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
 
@@ -44,124 +50,106 @@ static void help(void) {
          "      --status          don't output anything, status code shows success\n"
          "      --strict          exit non-zero for improperly formatted checksum lines\n"
          "  -w, --warn            warn about improperly formatted checksum lines\n\n"
-         "      --help            display this help and exit\n\n"
-         "Exit status: 0 success, 1 a file could not be read or a check failed, 2 usage error.\n");
+         "      --help            display this help and exit\n"
+         "      --version         output version information and exit\n\n"
+         "Exit status: 0 success; 1 a file could not be read, a check failed or the\n"
+         "command line was wrong (as coreutils md5sum).\n");
 }
 
-void md5sum_put_name(const char *name, int escape) {
-  if (!escape) {
-    fputs(name, stdout);
-    return;
-  }
-  for (; *name; name++) {
-    switch (*name) {
-      case '\\': fputs("\\\\", stdout); break;
-      case '\n': fputs("\\n", stdout); break;
-      case '\r': fputs("\\r", stdout); break;
-      default: putchar(*name); break;
-    }
-  }
-}
-
-struct compute_run {
-  char **files;
-  int count, position;
-  const struct md5sum_options *options;
-  int failed;
-};
-
-static int compute_next(void *user, const char **name, void **token) {
-  struct compute_run *run = user;
-  (void)token;
-  if (run->position >= run->count) return 0;
-  *name = run->files[run->position++];
+/* A usage error: the message, the hint, and coreutils' exit status 1. */
+static int usage_error(const char *message) {
+  cli_error("%s", message);
+  cli_usage_hint();
   return 1;
 }
 
-static void compute_done(void *user, void *token, const char *name, const uint8_t *digest, int error, int opened) {
-  struct compute_run *run = user;
-  (void)token, (void)opened;
-  if (!digest) {
-    fprintf(stderr, "%s: ", cli_program);
-    cli_put_quoted(name);
-    fprintf(stderr, ": %s\n", strerror(error));
-    run->failed = 1;
-    return;
-  }
-  const struct md5sum_options *options = run->options;
-  const int escape = !options->zero && strpbrk(name, "\\\n\r") != NULL;
-  char hex[2 * CRISP_MD5_DIGEST_SIZE + 1];
-  cli_hex(hex, digest, CRISP_MD5_DIGEST_SIZE);
-  if (escape) putchar('\\');
-  if (options->tag) {
-    fputs("MD5 (", stdout);
-    md5sum_put_name(name, escape);
-    printf(") = %s", hex);
-  } else {
-    fputs(hex, stdout);
-    putchar(' ');
-    putchar(options->binary ? '*' : ' ');
-    md5sum_put_name(name, escape);
-  }
-  putchar(options->zero ? '\0' : '\n');
-}
-
-static int compute(char **files, int count, const struct md5sum_options *options) {
-  static char *standard_input[] = {"-"};
-  struct compute_run run = {count ? files : standard_input, count ? count : 1, 0, options, 0};
-  if (md5_pool_run(compute_next, compute_done, &run) != 0) {
-    cli_error("%s", strerror(errno));
-    return 1;
-  }
-  return run.failed;
-}
-
-/* Option combinations coreutils refuses, with its wording. */
-static int check_combinations(int check, int text, const struct md5sum_options *o) {
-  if (o->tag && check) return cli_usage_error("the --tag option is meaningless when verifying checksums");
-  if (o->tag && text) return cli_usage_error("--tag does not support --text mode");
-  if (o->zero && check) return cli_usage_error("the --zero option is not supported when verifying checksums");
-  if ((o->binary || text) && check)
-    return cli_usage_error("the --binary and --text options are meaningless when verifying checksums");
+/* Option combinations coreutils refuses, in its order and wording. binary
+ * is -1 unless -b, -t or --tag (which implies -b) was given. */
+static int check_combinations(int check, int binary, const struct md5sum_options *o) {
+  if (o->tag && !binary) return usage_error("--tag does not support --text mode");
+  if (o->zero && check) return usage_error("the --zero option is not supported when verifying checksums");
+  if (o->tag && check) return usage_error("the --tag option is meaningless when verifying checksums");
+  if (binary >= 0 && check)
+    return usage_error("the --binary and --text options are meaningless when verifying checksums");
   if (check) return 0;
-  if (o->ignore_missing) return cli_usage_error("the --ignore-missing option is meaningful only when verifying checksums");
-  if (o->status) return cli_usage_error("the --status option is meaningful only when verifying checksums");
-  if (o->warn) return cli_usage_error("the --warn option is meaningful only when verifying checksums");
-  if (o->quiet) return cli_usage_error("the --quiet option is meaningful only when verifying checksums");
-  if (o->strict) return cli_usage_error("the --strict option is meaningful only when verifying checksums");
+  if (o->ignore_missing) return usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+  if (o->status) return usage_error("the --status option is meaningful only when verifying checksums");
+  if (o->warn) return usage_error("the --warn option is meaningful only when verifying checksums");
+  if (o->quiet) return usage_error("the --quiet option is meaningful only when verifying checksums");
+  if (o->strict) return usage_error("the --strict option is meaningful only when verifying checksums");
+  return 0;
+}
+
+/* Closes stdout as coreutils does at exit: returns nonzero on a write
+ * failure, with errno 0 when the failure was an earlier write's (its cause
+ * is not known any more). Closing a stdout that was closed from the start
+ * and got no output is no failure. */
+static int close_stdout(void) {
+  const int some_pending = __fpending(stdout) != 0;
+  const int earlier_failure = ferror(stdout) != 0;
+  int close_failed = fclose(stdout) != 0;
+  /* Closing the /dev/null that stands in for a closed stdout succeeds;
+   * closing the closed descriptor itself would have failed. */
+  if (cli_descriptor_was_closed(STDOUT_FILENO)) close_failed = 1, errno = EBADF;
+  if (earlier_failure || (close_failed && (some_pending || errno != EBADF))) {
+    if (!close_failed) errno = 0;
+    return -1;
+  }
   return 0;
 }
 
 int cli_md5sum(int argc, char **argv) {
+  cli_reserve_standard_descriptors();
+  /* Line-buffered like coreutils md5sum: each result is out as soon as it
+   * is known, lines of parallel runs do not mix, and a write failure is
+   * seen (and reported) the way coreutils sees it. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   struct md5sum_options options = {0};
-  int check = 0, text = 0, option;
-  opterr = 0;
+  int check = 0, binary = -1, option;
+  /* glibc's getopt words its messages as coreutils' do and prefixes them
+   * with argv[0]: make that the program name. */
+  char *const command_name = argv[0];
+  argv[0] = (char *)cli_program;
+  opterr = 1;
   optind = 1;
   while ((option = getopt_long(argc, argv, "bctwz", long_options, NULL)) != -1) {
     switch (option) {
-      case 'b': options.binary = 1, text = 0; break;
-      case 't': text = 1, options.binary = 0; break;
+      case 'b': binary = 1; break;
+      case 't': binary = 0; break;
       case 'c': check = 1; break;
       case 'z': options.zero = 1; break;
       case 'w': options.warn = 1, options.status = 0, options.quiet = 0; break;
-      case OPT_TAG: options.tag = 1; break;
+      case OPT_TAG: options.tag = 1, binary = 1; break;
       case OPT_QUIET: options.quiet = 1, options.status = 0, options.warn = 0; break;
       case OPT_STATUS: options.status = 1, options.warn = 0, options.quiet = 0; break;
       case OPT_STRICT: options.strict = 1; break;
       case OPT_IGNORE_MISSING: options.ignore_missing = 1; break;
       case OPT_HELP: help(); return 0;
+      case OPT_VERSION: printf("md5sum (crisp) %s\n", CRISP_VERSION); return fflush(stdout) != 0;
       default:
-        if (optopt) return cli_usage_error("invalid option -- '%c'", optopt);
-        return cli_usage_error("unrecognized option '%s'", argv[optind - 1]);
+        argv[0] = command_name;
+        cli_usage_hint();
+        return 1;
     }
   }
-  const int status = check_combinations(check, text, &options);
+  argv[0] = command_name;
+  const int status = check_combinations(check, binary, &options);
   if (status) return status;
+  options.binary = binary > 0;
   char **files = argv + optind;
   const int count = argc - optind;
-  const int result = check ? md5sum_check(files, count, &options) : compute(files, count, &options);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    cli_error("write error: %s", strerror(errno));
+  int read_stdin = 0;
+  int result = check ? md5sum_check(files, count, &options, &read_stdin)
+                     : md5sum_compute(files, count, &options, &read_stdin);
+  /* coreutils closes standard input after reading it and fails if that
+   * fails, as it does when the descriptor was closed from the start. */
+  if (read_stdin && cli_descriptor_was_closed(STDIN_FILENO)) {
+    cli_error("standard input: %s", strerror(EBADF));
+    result = 1;
+  }
+  if (close_stdout() != 0) {
+    if (errno) cli_error("write error: %s", strerror(errno));
+    else cli_error("write error");
     return 1;
   }
   return result;

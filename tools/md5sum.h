@@ -1,7 +1,11 @@
-/* tools/md5sum.h - what the two halves of crisp md5sum (computing sums and
- * checking them) share: the options and the coreutils file name escaping. */
+/* tools/md5sum.h - what the parts of crisp md5sum share: the options, and
+ * how names are written on stdout. md5sum.c parses the command line and
+ * calls md5sum_compute (md5sum_compute.c) or md5sum_check (md5sum_check.c);
+ * both write names through md5sum_output.c. */
 #ifndef CRISP_TOOLS_MD5SUM_H
 #define CRISP_TOOLS_MD5SUM_H
+
+#include <stdio.h>
 
 struct md5sum_options {
   int binary;         /* -b: mark lines with '*' */
@@ -14,11 +18,15 @@ struct md5sum_options {
   int ignore_missing; /* --ignore-missing: missing files are skipped */
 };
 
-/* Writes name to stdout, with \\, \n and \r escaped when escape is set. */
-void md5sum_put_name(const char *name, int escape);
+/* Writes name to out, with \\, \n and \r escaped when escape is set. */
+void md5sum_put_name(FILE *out, const char *name, int escape);
 
-/* crisp md5sum -c over each check file ("-" or none: standard input);
- * returns the exit status. */
-int md5sum_check(char **files, int count, const struct md5sum_options *options);
+/* Prints the sums of the files ("-" or none: standard input); returns the
+ * exit status. *read_stdin is set when standard input was read. */
+int md5sum_compute(char **files, int count, const struct md5sum_options *options, int *read_stdin);
+
+/* Checks the sums listed in each file ("-" or none: standard input);
+ * returns the exit status. *read_stdin is set when standard input was read. */
+int md5sum_check(char **files, int count, const struct md5sum_options *options, int *read_stdin);
 
 #endif

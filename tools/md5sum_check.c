@@ -1,15 +1,19 @@
 /* tools/md5sum_check.c - crisp md5sum -c: reads checksum lines exactly as
  * coreutils md5sum 9.1 parses them (GNU and BSD-tag formats, escaped names,
  * the "bsd reversed" one-space form), hashes the listed files through the
- * md5 pool, and prints OK / FAILED lines and the closing warnings. */
+ * md5 pool, and prints OK / FAILED lines, warnings and the closing summary
+ * in the order coreutils prints them. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <crisp/md5.h>
 
+#include "check_lines.h"
 #include "cli.h"
 #include "md5_pool.h"
 #include "md5sum.h"
@@ -23,21 +27,27 @@
  * GNU form (0) or neither yet (-1); like coreutils, kept across files. */
 static int bsd_reversed = -1;
 
+/* One line of a check file: a file to hash, or an improperly formatted
+ * line whose warning must come out in its turn. */
 struct check_job {
+  unsigned long line_number;
+  int misformatted;
   uint8_t expected[CRISP_MD5_DIGEST_SIZE];
   char name[]; /* unescaped */
 };
 
 struct check_run {
-  FILE *stream;
+  struct check_lines lines;
   const char *display_name; /* "standard input" or the file name */
   int is_stdin;
   const struct md5sum_options *options;
-  char *line;
-  size_t line_capacity;
   unsigned long line_number;
-  unsigned long misformatted, read_failures, mismatched;
-  int properly_formatted, matched;
+  /* Written by check_next only. */
+  unsigned long misformatted;
+  int properly_formatted;
+  /* Written by check_done only. */
+  unsigned long read_failures, mismatched;
+  int matched, read_stdin;
 };
 
 static int white(char c) { return c == ' ' || c == '\t'; }
@@ -120,15 +130,30 @@ static int split_line(char *s, size_t length, char **hex, char **name) {
   return escaped ? unescape(s + i, length - i) != NULL : 1;
 }
 
-/* Reads lines until a well-formed one, which becomes the next job. */
-static int check_next(void *user, const char **name, void **token) {
+static struct check_job *new_job(const char *name, unsigned long line_number) {
+  struct check_job *job = malloc(sizeof *job + strlen(name) + 1);
+  if (!job) {
+    cli_error("%s", strerror(ENOMEM));
+    exit(1);
+  }
+  job->line_number = line_number;
+  job->misformatted = 0;
+  strcpy(job->name, name);
+  return job;
+}
+
+/* Reads lines until one that is to be reported: a file to hash, or an
+ * improperly formatted line (which goes to done without a name so that its
+ * warning keeps its place among the results). */
+static int check_next(void *user, const char **name, void **token, int may_wait) {
   struct check_run *run = user;
   for (;;) {
-    const ssize_t got = getline(&run->line, &run->line_capacity, run->stream);
-    if (got <= 0) return 0;
+    char *line;
+    size_t length;
+    const int got = check_lines_next(&run->lines, &line, &length, may_wait);
+    if (got == CHECK_LINES_NOT_YET) return MD5_POOL_NOT_YET;
+    if (got == CHECK_LINES_END) return MD5_POOL_END;
     run->line_number++;
-    char *line = run->line;
-    size_t length = (size_t)got;
     if (line[0] == '#') continue;
     length -= line[length - 1] == '\n';
     length -= line[length - (length > 0)] == '\r';
@@ -137,24 +162,19 @@ static int check_next(void *user, const char **name, void **token) {
     char *hex = NULL, *file = NULL;
     if (!split_line(line, length, &hex, &file) || (run->is_stdin && !strcmp(file, "-")) || !hex_digits(hex)) {
       run->misformatted++;
-      if (run->options->warn) {
-        fprintf(stderr, "%s: ", cli_program);
-        cli_put_quoted(run->display_name);
-        fprintf(stderr, ": %lu: improperly formatted %s checksum line\n", run->line_number, TAG_NAME);
-      }
-      continue;
+      if (!run->options->warn) continue;
+      struct check_job *job = new_job("", run->line_number);
+      job->misformatted = 1;
+      *name = NULL;
+      *token = job;
+      return MD5_POOL_ITEM;
     }
     run->properly_formatted = 1;
-    struct check_job *job = malloc(sizeof *job + strlen(file) + 1);
-    if (!job) {
-      cli_error("%s", strerror(ENOMEM));
-      exit(1);
-    }
+    struct check_job *job = new_job(file, run->line_number);
     cli_unhex(job->expected, CRISP_MD5_DIGEST_SIZE, hex);
-    strcpy(job->name, file);
     *name = job->name;
     *token = job;
-    return 1;
+    return MD5_POOL_ITEM;
   }
 }
 
@@ -162,6 +182,13 @@ static void check_done(void *user, void *token, const char *name, const uint8_t 
   struct check_run *run = user;
   struct check_job *job = token;
   const struct md5sum_options *options = run->options;
+  if (job->misformatted) {
+    cli_error("%s: %lu: improperly formatted %s checksum line", cli_quote(run->display_name), job->line_number,
+              TAG_NAME);
+    free(job);
+    return;
+  }
+  if (!strcmp(name, "-")) run->read_stdin = 1;
   /* Escaped only when a name would break the line. */
   const int escape = !options->status && strchr(name, '\n') != NULL;
   if (!digest && options->ignore_missing && !opened && error == ENOENT) {
@@ -169,9 +196,7 @@ static void check_done(void *user, void *token, const char *name, const uint8_t 
     return;
   }
   if (!digest) {
-    fprintf(stderr, "%s: ", cli_program);
-    cli_put_quoted(name);
-    fprintf(stderr, ": %s\n", strerror(error));
+    cli_error("%s: %s", cli_quote(name), strerror(error));
     run->read_failures++;
   }
   const int match = digest && !memcmp(digest, job->expected, CRISP_MD5_DIGEST_SIZE);
@@ -179,7 +204,7 @@ static void check_done(void *user, void *token, const char *name, const uint8_t 
   if (digest && !match) run->mismatched++;
   if (!options->status && (!match || !options->quiet)) {
     if (escape) putchar('\\');
-    md5sum_put_name(name, escape);
+    md5sum_put_name(stdout, name, escape);
     printf(": %s\n", !digest ? "FAILED open or read" : match ? "OK" : "FAILED");
   }
   free(job);
@@ -193,55 +218,51 @@ static void plural_warning(unsigned long count, const char *one, const char *man
 static int summarize(const struct check_run *run) {
   const struct md5sum_options *options = run->options;
   if (!run->properly_formatted) {
-    fprintf(stderr, "%s: ", cli_program);
-    cli_put_quoted(run->display_name);
-    fprintf(stderr, ": no properly formatted checksum lines found\n");
+    cli_error("%s: no properly formatted checksum lines found", cli_quote(run->display_name));
     return 0;
   }
   if (!options->status) {
     plural_warning(run->misformatted, "line is improperly formatted", "lines are improperly formatted");
     plural_warning(run->read_failures, "listed file could not be read", "listed files could not be read");
     plural_warning(run->mismatched, "computed checksum did NOT match", "computed checksums did NOT match");
-    if (options->ignore_missing && !run->matched) {
-      fprintf(stderr, "%s: ", cli_program);
-      cli_put_quoted(run->display_name);
-      fprintf(stderr, ": no file was verified\n");
-    }
+    if (options->ignore_missing && !run->matched)
+      cli_error("%s: no file was verified", cli_quote(run->display_name));
   }
   return run->matched && !run->mismatched && !run->read_failures && (!options->strict || !run->misformatted);
 }
 
-static int check_file(const char *file, const struct md5sum_options *options) {
+static int check_file(const char *file, const struct md5sum_options *options, int *read_stdin) {
   struct check_run run = {0};
   run.options = options;
   run.is_stdin = !strcmp(file, "-");
   run.display_name = run.is_stdin ? "standard input" : file;
-  run.stream = run.is_stdin ? stdin : fopen(file, "r");
-  if (!run.stream) {
-    fprintf(stderr, "%s: ", cli_program);
-    cli_put_quoted(file);
-    fprintf(stderr, ": %s\n", strerror(errno));
+  *read_stdin |= run.is_stdin;
+  int fd = run.is_stdin ? STDIN_FILENO : -1;
+  if (!run.is_stdin) {
+    if (cli_names_closed_descriptor(file)) errno = ENOENT;
+    else fd = open(file, O_RDONLY | O_CLOEXEC);
+  }
+  if (fd < 0) {
+    cli_error("%s: %s", cli_quote(file), strerror(errno));
     return 0;
   }
-  int ok = md5_pool_run(check_next, check_done, &run) == 0;
-  free(run.line);
-  const int read_error = ferror(run.stream);
-  if (run.is_stdin) clearerr(run.stream);
-  else fclose(run.stream);
+  check_lines_init(&run.lines, fd);
+  const int ok = md5_pool_run(check_next, check_done, NULL, &run) == 0;
+  *read_stdin |= run.read_stdin;
+  const int read_error = run.lines.error;
+  check_lines_free(&run.lines);
+  if (!run.is_stdin) close(fd);
   if (!ok || read_error) {
-    fprintf(stderr, "%s: ", cli_program);
-    cli_put_quoted(file);
-    fprintf(stderr, ": read error\n");
+    cli_error("%s: read error", cli_quote(run.display_name));
     return 0;
   }
-  fflush(stdout);
   return summarize(&run);
 }
 
-int md5sum_check(char **files, int count, const struct md5sum_options *options) {
+int md5sum_check(char **files, int count, const struct md5sum_options *options, int *read_stdin) {
   static char *standard_input[] = {"-"};
   if (!count) files = standard_input, count = 1;
   int ok = 1;
-  for (int i = 0; i < count; i++) ok &= check_file(files[i], options);
+  for (int i = 0; i < count; i++) ok &= check_file(files[i], options, read_stdin);
   return ok ? 0 : 1;
 }

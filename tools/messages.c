@@ -1,14 +1,21 @@
-/* tools/messages.c - error messages, shell-style quoting of file names on
- * stderr, and hex conversion for the crisp command. */
+/* tools/messages.c - error messages of the crisp command on stderr, with
+ * file names quoted the way coreutils quotes them, and hex conversion. */
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "quote.h"
 
 const char *cli_program = "crisp";
 
+/* stdout is flushed first so that, when both streams go to one file, what
+ * was printed before the message comes before it (as glibc's error() does
+ * for coreutils). */
 static void vmessage(const char *format, va_list args) {
+  fflush(stdout);
   fprintf(stderr, "%s: ", cli_program);
   vfprintf(stderr, format, args);
   fputc('\n', stderr);
@@ -21,58 +28,44 @@ void cli_error(const char *format, ...) {
   va_end(args);
 }
 
+void cli_usage_hint(void) { fprintf(stderr, "Try '%s --help' for more information.\n", cli_program); }
+
 int cli_usage_error(const char *format, ...) {
   va_list args;
   va_start(args, format);
   vmessage(format, args);
   va_end(args);
-  fprintf(stderr, "Try '%s --help' for more information.\n", cli_program);
+  cli_usage_hint();
   return EXIT_USAGE;
 }
 
-/* Characters a shell leaves alone, so a name made only of them is printed bare. */
-static int shell_safe(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80 ||
-         strchr("%+,-./:=@_^", c) != NULL;
+/* Two buffers in turn, so one message can quote two names. */
+static const char *quote(const char *name, int always) {
+  static char *buffers[2];
+  static size_t sizes[2];
+  static int turn;
+  static int locale_ready;
+  if (!locale_ready) {
+    /* Which bytes are printable characters depends on the user's locale. */
+    setlocale(LC_CTYPE, "");
+    locale_ready = 1;
+  }
+  turn ^= 1;
+  const size_t needed = quote_shell_escape(NULL, 0, name, always) + 1;
+  if (needed > sizes[turn]) {
+    char *grown = realloc(buffers[turn], needed);
+    if (!grown) return "(name too long to quote)";
+    buffers[turn] = grown, sizes[turn] = needed;
+  }
+  quote_shell_escape(buffers[turn], sizes[turn], name, always);
+  return buffers[turn];
 }
 
-static int control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+const char *cli_quote(const char *name) { return quote(name, 0); }
 
-/* Control characters go out as $'\n' pieces between single-quoted runs. */
-static void put_control(unsigned char c) {
-  switch (c) {
-    case '\n': fputs("$'\\n'", stderr); break;
-    case '\r': fputs("$'\\r'", stderr); break;
-    case '\t': fputs("$'\\t'", stderr); break;
-    default: fprintf(stderr, "$'\\%03o'", c); break;
-  }
-}
+const char *cli_quote_argument(const char *argument) { return quote(argument, 1); }
 
-void cli_put_quoted(const char *name) {
-  const unsigned char *p = (const unsigned char *)name;
-  if (!*p) {
-    fputs("''", stderr);
-    return;
-  }
-  int safe = 1;
-  for (const unsigned char *q = p; *q; q++) safe &= shell_safe(*q);
-  if (safe) {
-    fputs(name, stderr);
-    return;
-  }
-  int open = 0; /* inside a '...' run */
-  for (; *p; p++) {
-    if (control(*p) || *p == '\'') {
-      if (open) fputc('\'', stderr), open = 0;
-      if (*p == '\'') fputs("\\'", stderr);
-      else put_control(*p);
-      continue;
-    }
-    if (!open) fputc('\'', stderr), open = 1;
-    fputc(*p, stderr);
-  }
-  if (open) fputc('\'', stderr);
-}
+void cli_put_quoted(const char *name) { fputs(cli_quote(name), stderr); }
 
 void cli_hex(char *out, const uint8_t *bytes, size_t len) {
   static const char digits[] = "0123456789abcdef";
