@@ -90,6 +90,13 @@ static inline size_t ct_supported(crisp_kernel kernel, const char **names, size_
   return count;
 }
 
+/* CRISP_CT_MIN_LIMBS=N skips bignum sizes below N limbs (e.g. 24, where the
+ * IFMA Montgomery kernel stops handing calls to the ADX one). */
+static inline size_t ct_min_limbs(void) {
+  const char *env = getenv("CRISP_CT_MIN_LIMBS");
+  return env && *env ? (size_t)strtoul(env, NULL, 0) : 0;
+}
+
 /* Pins mont_mul to name and mont_sqr to the same name when it has one (else
  * generic), as crisp_bn_mod_exp's ladder then runs that family. */
 static inline void ct_pin_montgomery(const char *name) {

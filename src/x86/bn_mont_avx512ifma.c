@@ -106,6 +106,12 @@ CRISP_BN52_AMM(15)
 CRISP_BN52_AMM(20)
 
 void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0) {
+#if defined(CRISP_PLANT_LEAK_BRANCH) /* test only (-Dplant_leak): a leak the constant-time checks must catch */
+  if (a[0] & 1) for (volatile unsigned spin = 0; spin < 256; spin++) {}
+#elif defined(CRISP_PLANT_LEAK_TABLE)
+  static const volatile uint64_t plant_table[256];
+  (void)plant_table[a[0] & 255];
+#endif
   switch (k) {
     case 20: amm_5(r, a, b, m, k0); break;
     case 32: amm_8(r, a, b, m, k0); break;

@@ -14,6 +14,12 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
                                size_t n, crisp_limb minv) {
   crisp_limb product[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_mul_any(product, a, n, b, n);
+#if defined(CRISP_PLANT_LEAK_BRANCH) /* test only (-Dplant_leak): a leak the constant-time checks must catch */
+  if (a[0] & 1) for (volatile unsigned spin = 0; spin < 256; spin++) {}
+#elif defined(CRISP_PLANT_LEAK_TABLE)
+  static const volatile crisp_limb plant_table[256];
+  (void)plant_table[a[0] & 255];
+#endif
   crisp_bn_redc(r, product, m, n, minv);
 }
 
