@@ -9,6 +9,9 @@
  * 2048-bit 1946, 4096-bit 6816 TSC ticks (OpenSSL 3.0
  * BN_mod_mul_montgomery: 515, 2043, 7967). */
 #include "x86/bn_flavour_adx.h"
+#if defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
+#include <stdlib.h>
+#endif
 
 void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                size_t n, crisp_limb minv) {
@@ -19,6 +22,12 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 #elif defined(CRISP_PLANT_LEAK_TABLE)
   static const volatile crisp_limb plant_table[256];
   (void)plant_table[a[0] & 255];
+#endif
+#if defined(CRISP_PLANT_FAULT_RACE) /* test only (-Dplant_fault): TSan must catch this */
+  static unsigned long plant_calls;
+  plant_calls++;
+#elif defined(CRISP_PLANT_FAULT_MEMORY_LEAK) /* test only (-Dplant_fault): the leak checks must catch this */
+  __asm__ volatile("" : : "r"(malloc(64)) : "memory");
 #endif
   crisp_bn_redc(r, product, m, n, minv);
 }
