@@ -59,7 +59,7 @@ typedef struct target {
 
 static struct {
   uint8_t key[32], fixed_key[32], message[MESSAGE_MAX], tag[16];
-  crisp_limb m[CT_MAX_LIMBS], a[CT_MAX_LIMBS], b[CT_MAX_LIMBS], r[CT_MAX_LIMBS];
+  crisp_limb m[CT_MAX_LIMBS], a[CT_MAX_LIMBS], b[CT_MAX_LIMBS], r[CT_MAX_LIMBS], product[2 * CT_MAX_LIMBS];
   crisp_limb fixed_a[CT_MAX_LIMBS], fixed_b[CT_MAX_LIMBS], random_a[CT_MAX_LIMBS], random_b[CT_MAX_LIMBS];
   crisp_limb exp[CT_MAX_LIMBS], fixed_exp[CT_MAX_LIMBS];
   size_t n, en, len;
@@ -82,6 +82,12 @@ static void prepare_operands(int cls) {
   ct_make_below(work.random_b, work.m, work.n);
   memcpy(work.a, cls ? work.random_a : work.fixed_a, work.n * sizeof(crisp_limb));
   memcpy(work.b, cls ? work.random_b : work.fixed_b, work.n * sizeof(crisp_limb));
+}
+static void run_mul(void) { crisp_bn_mul(work.product, work.a, work.n, work.b, work.n); }
+static void run_sqr(void) { crisp_bn_sqr(work.product, work.a, work.n); }
+static void run_mul_add(void) {
+  memcpy(work.product, work.b, work.n * sizeof(crisp_limb));
+  crisp_bn_mul_add(work.product, work.a, work.n, work.b[0]);
 }
 static void run_mont_mul(void) { crisp_bn_mont_mul(work.r, work.a, work.b, work.m, work.n, work.minv); }
 static void run_mont_sqr(void) { crisp_bn_mont_sqr(work.r, work.a, work.m, work.n, work.minv); }
@@ -254,6 +260,26 @@ int main(void) {
         report(&t, scale);
       }
     ct_pin(CRISP_KERNEL_POLY1305, NULL);
+  }
+
+  /* products, squares and multiply-add rows (a, b and the multiplier b[0] secret) */
+  static const size_t product_sizes[] = {16, 32};
+  const crisp_kernel products[] = {CRISP_KERNEL_BN_MUL, CRISP_KERNEL_BN_SQR, CRISP_KERNEL_BN_MUL_ADD};
+  void (*const product_runs[])(void) = {run_mul, run_sqr, run_mul_add};
+  for (size_t p = 0; p < 3; p++) {
+    if (!kernel_selected(crisp_kernel_name(products[p]))) continue;
+    count = ct_supported(products[p], names, MAX_IMPLS);
+    for (size_t s = 0; s < 2; s++) {
+      if (product_sizes[s] < ct_min_limbs()) continue;
+      setup_modulus(product_sizes[s]);
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(products[p], names[i]);
+        const target t = {crisp_kernel_name(products[p]), names[i], "operands fixed/random", product_sizes[s],
+                          prepare_operands, product_runs[p], 20000};
+        report(&t, scale);
+      }
+      ct_pin(products[p], NULL);
+    }
   }
 
   static const size_t mont_sizes[] = {16, 32};
