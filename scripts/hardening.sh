@@ -177,8 +177,13 @@ expect_msan_report() {
 # shown, not asserted. The unplanted builds are the ct-msan, ct-timing and
 # constant-time stages.
 stage_ct-planted() {
-  local failed=0 plant ifma=0
+  local failed=0 plant ifma=0 adx=0
   grep -qw avx512ifma /proc/cpuinfo && ifma=1
+  grep -qw adx /proc/cpuinfo && adx=1
+  [ "$adx" = 1 ] || {
+    echo "this CPU has no ADX (and so no IFMA kernel): no planted kernel can run here" >&2
+    return 1
+  }
   for plant in branch table; do
     echo "  -Dplant_leak=$plant:"
     msan_build "$build_prefix-msan-$plant" "$plant"
