@@ -14,19 +14,22 @@
 #include "ct_common.h"
 
 /* Marks len bytes at p secret: MemorySanitizer treats them as uninitialised. */
-static void ct_secret(const void *p, size_t len) { __msan_poison(p, len); }
+static void ct_secret(const void *p, size_t len) {
+  __msan_poison(p, len);
+}
 
 /* Marks a result public again, once it is meant to be (a tag, a product). */
-static void ct_declassify(const void *p, size_t len) { __msan_unpoison(p, len); }
+static void ct_declassify(const void *p, size_t len) {
+  __msan_unpoison(p, len);
+}
 
 #define MAX_IMPLS 8
 #define MAX_MESSAGE 4200
 
 /* Block boundaries, the 4-, 8- and 16-block widths of the vector kernels,
  * their cold and warm crossovers (512 B, 768 B, 1152 B), long messages. */
-static const size_t lengths[] = {0,   1,   15,  16,   17,   63,   64,   65,   127,  128, 129,
-                                 255, 256, 257, 511,  512,  513,  767,  768,  1000, 1031,
-                                 1152, 1153, 2048, 4096, 4111};
+static const size_t lengths[] = {0,   1,   15,  16,  17,  63,  64,   65,   127,  128,  129,  255,  256,
+                                 257, 511, 512, 513, 767, 768, 1000, 1031, 1152, 1153, 2048, 4096, 4111};
 
 static unsigned long checks;
 
@@ -153,7 +156,8 @@ static void test_products(void) {
         checks++;
         ct_pin(kernel, NULL);
       }
-      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i], checks - before);
+      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i],
+             checks - before);
     }
   }
 }
@@ -174,7 +178,8 @@ static void test_montgomery(void) {
         ct_make_below(b, m, n);
         const crisp_limb minv = crisp_bn_mont_inv(m[0]);
         ct_pin(kernel, "generic");
-        int status = square ? crisp_bn_mont_sqr(expected, a, m, n, minv) : crisp_bn_mont_mul(expected, a, b, m, n, minv);
+        int status = square ? crisp_bn_mont_sqr(expected, a, m, n, minv)
+                            : crisp_bn_mont_mul(expected, a, b, m, n, minv);
         if (status != CRISP_OK) ct_fail("generic mont: %d", status);
         ct_pin(kernel, names[i]);
         ct_secret(a, sizeof a);
@@ -183,11 +188,13 @@ static void test_montgomery(void) {
         ct_declassify(&status, sizeof status);
         ct_declassify(r, n * sizeof(crisp_limb));
         if (status != CRISP_OK || memcmp(r, expected, n * sizeof(crisp_limb)) != 0)
-          ct_fail("%s %s: n=%zu differs from generic (status %d)", crisp_kernel_name(kernel), names[i], n, status);
+          ct_fail("%s %s: n=%zu differs from generic (status %d)", crisp_kernel_name(kernel), names[i], n,
+                  status);
         checks++;
         ct_pin(kernel, NULL);
       }
-      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i], checks - before);
+      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i],
+             checks - before);
     }
   }
 }
@@ -235,7 +242,8 @@ int main(void) {
   /* The check itself: a poisoned byte must read as poisoned. */
   uint8_t probe = 1;
   ct_secret(&probe, 1);
-  if (__msan_test_shadow(&probe, 1) != 0) ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
+  if (__msan_test_shadow(&probe, 1) != 0)
+    ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
   printf("# level %s on %s\n", crisp_level(), crisp_cpu_brand());
   test_poly1305();
   test_products();

@@ -85,7 +85,9 @@ static void prepare_poly1305(int cls) {
   random_limbs(random_key, 4);
   memcpy(work.key, cls ? (const void *)random_key : work.fixed_key, 32);
 }
-static void run_poly1305(void) { crisp_poly1305(work.tag, work.message, work.len, work.key); }
+static void run_poly1305(void) {
+  crisp_poly1305(work.tag, work.message, work.len, work.key);
+}
 
 static void prepare_operands(int cls) {
   random_below_modulus(work.random_a);
@@ -94,14 +96,22 @@ static void prepare_operands(int cls) {
   memcpy(work.b, cls ? work.random_b : work.fixed_b, work.n * sizeof(crisp_limb));
 }
 
-static void run_mul(void) { crisp_bn_mul(work.product, work.a, work.n, work.b, work.n); }
-static void run_sqr(void) { crisp_bn_sqr(work.product, work.a, work.n); }
+static void run_mul(void) {
+  crisp_bn_mul(work.product, work.a, work.n, work.b, work.n);
+}
+static void run_sqr(void) {
+  crisp_bn_sqr(work.product, work.a, work.n);
+}
 static void run_mul_add(void) {
   memcpy(work.product, work.b, work.n * sizeof(crisp_limb));
   crisp_bn_mul_add(work.product, work.a, work.n, work.b[0]);
 }
-static void run_mont_mul(void) { crisp_bn_mont_mul(work.r, work.a, work.b, work.m, work.n, work.minv); }
-static void run_mont_sqr(void) { crisp_bn_mont_sqr(work.r, work.a, work.m, work.n, work.minv); }
+static void run_mont_mul(void) {
+  crisp_bn_mont_mul(work.r, work.a, work.b, work.m, work.n, work.minv);
+}
+static void run_mont_sqr(void) {
+  crisp_bn_mont_sqr(work.r, work.a, work.m, work.n, work.minv);
+}
 
 static void prepare_exponent_of_class(int cls) {
   crisp_limb random_exp[CT_MAX_LIMBS];
@@ -120,7 +130,9 @@ static void prepare_exponent(int cls) {
   prepare_operands(1);
   prepare_exponent_of_class(cls);
 }
-static void run_mod_exp(void) { crisp_bn_mod_exp(work.r, work.a, work.exp, work.en, work.m, work.n); }
+static void run_mod_exp(void) {
+  crisp_bn_mod_exp(work.r, work.a, work.exp, work.en, work.m, work.n);
+}
 
 /* ---- statistics --------------------------------------------------------- */
 
@@ -176,8 +188,9 @@ static double measure(const target *t, size_t samples, double *median0, double *
    * written on) and the fences would otherwise be much of what is measured. */
   qsort(ticks, WARM_UP, sizeof *ticks, compare_ticks);
   const uint64_t typical = ticks[WARM_UP / 2] ? ticks[WARM_UP / 2] : 1;
-  const unsigned calls = typical >= SAMPLE_TICKS ? 1 : typical * MAX_CALLS < SAMPLE_TICKS ? MAX_CALLS
-                                                                                          : (unsigned)(SAMPLE_TICKS / typical);
+  const unsigned calls = typical >= SAMPLE_TICKS              ? 1
+                         : typical * MAX_CALLS < SAMPLE_TICKS ? MAX_CALLS
+                                                              : (unsigned)(SAMPLE_TICKS / typical);
   for (size_t i = 0; i < samples; i++) {
     cls[i] = (uint8_t)(ct_rand64() & 1);
     t->prepare(cls[i]);
@@ -254,8 +267,8 @@ static void report(const target *t, double scale) {
   char size[16];
   snprintf(size, sizeof size, "%zux%u", samples, calls);
   printf("%-11s %-11s %5zu %-22s %9s  median %9.0f / %9.0f  max |t| %7.2f (crop %2.0f%%)%s%s%s\n", t->kernel,
-         t->impl, t->n, t->what, size, median0, median1, fabs(worst), crop_at, *again ? ", again: " : "", again,
-         leak ? "  LEAK" : (*again ? "  (not repeated: noise)" : ""));
+         t->impl, t->n, t->what, size, median0, median1, fabs(worst), crop_at, *again ? ", again: " : "",
+         again, leak ? "  LEAK" : (*again ? "  (not repeated: noise)" : ""));
 }
 
 static void setup_modulus(size_t n) {
@@ -275,8 +288,10 @@ int main(void) {
   ct_seed(0x6475646563ull);
   const double scale = scale_env("CRISP_CT_TIMING_SCALE", 1);
   threshold = scale_env("CRISP_CT_TIMING_THRESHOLD", 10);
-  const int expect_leak = getenv("CRISP_CT_TIMING_EXPECT_LEAK") && *getenv("CRISP_CT_TIMING_EXPECT_LEAK") == '1';
-  printf("# level %s on %s; |t| threshold %.1f, samples x%.2f\n", crisp_level(), crisp_cpu_brand(), threshold, scale);
+  const int expect_leak =
+      getenv("CRISP_CT_TIMING_EXPECT_LEAK") && *getenv("CRISP_CT_TIMING_EXPECT_LEAK") == '1';
+  printf("# level %s on %s; |t| threshold %.1f, samples x%.2f\n", crisp_level(), crisp_cpu_brand(), threshold,
+         scale);
   printf("%-11s %-11s %5s %-22s %9s  %-26s\n", "kernel", "impl", "size", "secret (class 0 / 1)", "samples",
          "median ticks class 0 / 1");
   const char *names[MAX_IMPLS];
@@ -291,7 +306,8 @@ int main(void) {
       for (size_t i = 0; i < count; i++) {
         ct_pin(CRISP_KERNEL_POLY1305, names[i]);
         work.len = lengths[l];
-        const target t = {"poly1305", names[i], "key fixed/random", lengths[l], prepare_poly1305, run_poly1305, 20000};
+        const target t = {"poly1305",   names[i], "key fixed/random", lengths[l], prepare_poly1305,
+                          run_poly1305, 20000};
         report(&t, scale);
       }
     ct_pin(CRISP_KERNEL_POLY1305, NULL);
@@ -309,8 +325,13 @@ int main(void) {
       setup_modulus(product_sizes[s]);
       for (size_t i = 0; i < count; i++) {
         ct_pin(products[p], names[i]);
-        const target t = {crisp_kernel_name(products[p]), names[i], "operands fixed/random", product_sizes[s],
-                          prepare_operands, product_runs[p], 20000};
+        const target t = {crisp_kernel_name(products[p]),
+                          names[i],
+                          "operands fixed/random",
+                          product_sizes[s],
+                          prepare_operands,
+                          product_runs[p],
+                          20000};
         report(&t, scale);
       }
       ct_pin(products[p], NULL);
@@ -327,8 +348,13 @@ int main(void) {
       setup_modulus(mont_sizes[s]);
       for (size_t i = 0; i < count; i++) {
         ct_pin(kernel, names[i]);
-        const target t = {crisp_kernel_name(kernel), names[i], "operands fixed/random", mont_sizes[s],
-                          prepare_operands, square ? run_mont_sqr : run_mont_mul, 20000};
+        const target t = {crisp_kernel_name(kernel),
+                          names[i],
+                          "operands fixed/random",
+                          mont_sizes[s],
+                          prepare_operands,
+                          square ? run_mont_sqr : run_mont_mul,
+                          20000};
         report(&t, scale);
       }
       ct_pin(kernel, NULL);
@@ -349,11 +375,12 @@ int main(void) {
       work.fixed_exp[1] = (crisp_limb)1 << 17;
       for (size_t i = 0; i < count; i++) {
         ct_pin_montgomery(names[i]);
-        const target base = {"bn_mod_exp", names[i], "base fixed/random", exp_sizes[s], prepare_base, run_mod_exp,
-                             1500};
+        const target base = {"bn_mod_exp", names[i], "base fixed/random", exp_sizes[s], prepare_base,
+                             run_mod_exp,  1500};
         report(&base, scale);
-        const target exponent = {"bn_mod_exp", names[i], "exponent sparse/random", exp_sizes[s], prepare_exponent,
-                                 run_mod_exp, 1500};
+        const target exponent = {"bn_mod_exp", names[i],         "exponent sparse/random",
+                                 exp_sizes[s], prepare_exponent, run_mod_exp,
+                                 1500};
         report(&exponent, scale);
       }
       ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);

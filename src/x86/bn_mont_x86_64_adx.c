@@ -17,16 +17,20 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
                                size_t n, crisp_limb minv) {
   crisp_limb product[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_mul_any(product, a, n, b, n);
-#if defined(CRISP_PLANT_LEAK_BRANCH) /* test only (-Dplant_leak): a leak the constant-time checks must catch */
-  if (a[0] & 1) for (volatile unsigned spin = 0; spin < 256; spin++) {}
+  /* test only (meson -Dplant_leak): leaks the constant-time checks must catch */
+#if defined(CRISP_PLANT_LEAK_BRANCH)
+  if (a[0] & 1)
+    for (volatile unsigned spin = 0; spin < 256; spin++) {
+    }
 #elif defined(CRISP_PLANT_LEAK_TABLE)
   static const volatile crisp_limb plant_table[256];
   (void)plant_table[a[0] & 255];
 #endif
-#if defined(CRISP_PLANT_FAULT_RACE) /* test only (-Dplant_fault): TSan must catch this */
+  /* test only (meson -Dplant_fault): a race for TSan, a leak for the leak checks */
+#if defined(CRISP_PLANT_FAULT_RACE)
   static unsigned long plant_calls;
   plant_calls++;
-#elif defined(CRISP_PLANT_FAULT_MEMORY_LEAK) /* test only (-Dplant_fault): the leak checks must catch this */
+#elif defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
   __asm__ volatile("" : : "r"(malloc(64)) : "memory");
 #endif
   crisp_bn_redc(r, product, m, n, minv);
