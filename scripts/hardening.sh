@@ -1,9 +1,12 @@
 # scripts/hardening.sh - the hardening stages of scripts/test.sh (sourced by
-# it, not run alone): sanitizers, valgrind memcheck, constant-time checks,
-# ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short
-# libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
+# it, not run alone): sanitizers, valgrind memcheck, constant-time checks
+# (memcheck, MemorySanitizer, timing, and the planted leaks they must
+# report), ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a
+# short libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
 # run_meson_test, list_tests, crisp_tool) and build directories next to the
-# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz.
+# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT],
+# PREFIX-plant-PLANT (and for planted-faults PREFIX-tsan-race,
+# PREFIX-asan-leak, PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
 # Longer runs (see README "Hardening"):
 #   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
