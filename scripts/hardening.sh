@@ -1,9 +1,12 @@
 # scripts/hardening.sh - the hardening stages of scripts/test.sh (sourced by
-# it, not run alone): sanitizers, valgrind memcheck, constant-time checks,
-# ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short
-# libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
+# it, not run alone): sanitizers, valgrind memcheck, constant-time checks
+# (memcheck, MemorySanitizer, timing, and the planted leaks they must
+# report), ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a
+# short libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
 # run_meson_test, list_tests, crisp_tool) and build directories next to the
-# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz.
+# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT],
+# PREFIX-plant-PLANT (and for planted-faults PREFIX-tsan-race,
+# PREFIX-asan-leak, PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
 # Longer runs (see README "Hardening"):
 #   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
@@ -12,16 +15,24 @@
 #   bash scripts/test.sh soak      opt-in only (not in the default run):
 #       CRISP_SOAK_CASES differential cases per kernel and implementation
 #       against OpenSSL, libsodium and GMP; CRISP_TEST_SEED replays a run
+#   CRISP_CT_TIMING_SCALE=10 bash scripts/test.sh ct-timing
+#       ten times the timing samples
+#   bash scripts/test.sh planted-faults
+#       TSan, the leak checks and the fuzzers each shown failing on a plant
 
-hardening_stages=(sanitize valgrind constant-time tsan env-sweep fuzz)
-# Run only when named: bash scripts/test.sh soak
-opt_in_stages=(soak)
+hardening_stages=(sanitize valgrind constant-time ct-msan ct-timing ct-planted tsan env-sweep fuzz)
+# Run only when named: bash scripts/test.sh soak, bash scripts/test.sh planted-faults
+opt_in_stages=(soak planted-faults)
 
 describe_hardening_stage() {
   case "$1" in
     sanitize) echo "meson test built with -fsanitize=address,undefined -fno-sanitize-recover=all" ;;
     valgrind) echo "meson test under valgrind memcheck (CRYPTO_FORCE=avx2: valgrind has no AVX-512)" ;;
     constant-time) echo "Poly1305 and Montgomery / mod_exp with secrets marked undefined for memcheck" ;;
+    ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
+    ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
+    ct-planted) echo "the planted secret-dependent branch and table load: MSan, memcheck and the timing test report them" ;;
+    planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
     fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-15} s against generic" ;;
@@ -87,6 +98,139 @@ stage_constant-time() {
   return "$status"
 }
 
+# ---- constant time beyond memcheck ------------------------------------------
+
+# msan_build DIR PLANT: the MemorySanitizer build of test/ct_msan.c (clang;
+# test/ct_msan_ignore.txt names the asm functions it cannot see into), with
+# -Dplant_leak=PLANT.
+msan_build() {
+  local dir=$1 plant=$2 log=$native_dir/msan-$2
+  command -v clang >/dev/null || {
+    echo "clang is needed for the MemorySanitizer build" >&2
+    return 1
+  }
+  CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
+    -Dplant_leak="$plant" \
+    "-Dc_args=-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2" \
+    >"$log.setup.log" 2>&1 || {
+    cat "$log.setup.log"
+    return 1
+  }
+  meson compile -C "$dir" test/ct_msan >"$log.compile.log" 2>&1 || {
+    tail -30 "$log.compile.log"
+    return 1
+  }
+}
+
+stage_ct-msan() {
+  local dir=$build_prefix-msan
+  msan_build "$dir" none
+  local status=0
+  MSAN_OPTIONS=halt_on_error=1:exitcode=66 "$dir/test/ct_msan" >"$native_dir/msan.log" 2>&1 || status=$?
+  grep -E '^# |^ct-msan' "$native_dir/msan.log" | sed 's/^/    /'
+  [ "$status" -eq 0 ] || {
+    grep -E 'WARNING|#[0-9] |SUMMARY' "$native_dir/msan.log" | head -20 >&2
+    return 1
+  }
+}
+
+# The timing test runs on the native build; ten times the samples with
+# CRISP_CT_TIMING_SCALE=10 (the opt-in long run).
+stage_ct-timing() {
+  local program=$native_dir/test/ct_timing
+  [ -x "$program" ] || {
+    echo "$program is not built" >&2
+    return 1
+  }
+  "$program" | sed 's/^/    /'
+}
+
+# plant_build DIR PLANT TARGET...: a gcc build with -Dplant_leak=PLANT.
+plant_build() {
+  local dir=$1 plant=$2 log=$native_dir/plant-$2
+  shift 2
+  configure "$dir" -Dtools=false -Dpeers=disabled -Dplant_leak="$plant" >"$log.setup.log" 2>&1 || {
+    cat "$log.setup.log"
+    return 1
+  }
+  meson compile -C "$dir" "$@" >"$log.compile.log" 2>&1 || {
+    tail -30 "$log.compile.log"
+    return 1
+  }
+}
+
+# expect_msan_report DIR IMPLS MIN_LIMBS FILE: ct_msan restricted to IMPLS
+# must stop with a MemorySanitizer report whose innermost frame is in FILE.
+expect_msan_report() {
+  local dir=$1 impls=$2 min_limbs=$3 file=$4 status=0 output
+  output=$(CRISP_CT_IMPLS=$impls CRISP_CT_MIN_LIMBS=$min_limbs MSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+    "$dir/test/ct_msan" 2>&1) || status=$?
+  local frame
+  frame=$(grep -m1 -E '^ +#0 ' <<<"$output" | sed -E 's/.* in ([^ ]+) .*\/([^/]+:[0-9]+).*/\1 (\2)/')
+  if [ "$status" -eq 66 ] && grep -q "#0 .*$file" <<<"$output"; then
+    printf '    %-26s MSan: %s\n' "$impls:" "$(grep -m1 -o 'use-of-uninitialized-value' <<<"$output") in $frame"
+  else
+    echo "    $impls: MSan did not report the plant in $file (exit $status, first frame: ${frame:-none})" >&2
+    return 1
+  fi
+}
+
+# The planted leaks (meson -Dplant_leak=branch|table, in the IFMA Montgomery
+# code, crisp_bn52_amm, and in the ADX Montgomery wrapper) must be reported
+# by every check that runs those kernels: MemorySanitizer both; memcheck the
+# ADX one (test_bn_ct calls that kernel directly; valgrind cannot run
+# AVX-512); the timing test the branch, whose extra work it can time. A
+# load from a small table stays in L1 and costs the same for every index,
+# so the timing test is expected not to see the table plant: its result is
+# shown, not asserted. The unplanted builds are the ct-msan, ct-timing and
+# constant-time stages.
+stage_ct-planted() {
+  local failed=0 plant ifma=0 adx=0
+  grep -qw avx512ifma /proc/cpuinfo && ifma=1
+  grep -qw adx /proc/cpuinfo && adx=1
+  [ "$adx" = 1 ] || {
+    echo "this CPU has no ADX (and so no IFMA kernel): no planted kernel can run here" >&2
+    return 1
+  }
+  for plant in branch table; do
+    echo "  -Dplant_leak=$plant:"
+    msan_build "$build_prefix-msan-$plant" "$plant"
+    expect_msan_report "$build_prefix-msan-$plant" x86_64-adx 0 bn_mont_x86_64_adx.c || failed=1
+    if [ "$ifma" = 1 ]; then
+      expect_msan_report "$build_prefix-msan-$plant" avx512ifma 24 bn_mont_avx512ifma.c || failed=1
+    else
+      echo "    avx512ifma: this CPU has no IFMA, not checked"
+    fi
+    local dir=$build_prefix-plant-$plant status=0
+    plant_build "$dir" "$plant" test/test_bn_ct test/ct_timing
+    run_meson_test "$dir" bn-ct >"$native_dir/plant-$plant.memcheck.log" 2>&1 || status=$?
+    local error
+    error=$(grep -m1 -A1 -E '(Conditional jump|Use of uninitialised value)' "$dir/meson-logs/testlog.txt" |
+      sed -E 's/^==[0-9]+== *//' | tr '\n' ' ')
+    if [ "$status" -ne 0 ] && grep -q 'bn_mont_x86_64_adx.c' <<<"$error"; then
+      printf '    %-26s memcheck: %s\n' "x86_64-adx:" "$error"
+    else
+      echo "    x86_64-adx: memcheck did not report the plant (bn-ct exit $status)" >&2
+      failed=1
+    fi
+    echo "    avx512ifma: memcheck cannot run it (valgrind has no AVX-512)"
+    local timing
+    timing=$(CRISP_CT_KERNELS=bn_mont_mul CRISP_CT_IMPLS=avx512ifma,x86_64-adx "$dir/test/ct_timing" || true)
+    grep -E '^bn_mont_mul' <<<"$timing" | sed 's/^/    timing: /'
+    if [ "$plant" = branch ]; then
+      local expected_leaks=("x86_64-adx +16" "x86_64-adx +32") expected
+      [ "$ifma" = 0 ] || expected_leaks+=("avx512ifma +32")
+      for expected in "${expected_leaks[@]}"; do
+        grep -Eq "^bn_mont_mul +$expected .*LEAK\$" <<<"$timing" || {
+          echo "    timing test did not report the branch plant in bn_mont_mul $expected" >&2
+          failed=1
+        }
+      done
+    fi
+  done
+  return "$failed"
+}
+
 stage_tsan() {
   local dir=$build_prefix-tsan log=$native_dir/tsan
   configure "$dir" -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled >"$log.setup.log" ||
@@ -97,6 +241,74 @@ stage_tsan() {
   }
   # Several runs: each first use interleaves differently.
   TSAN_OPTIONS=halt_on_error=1:exitcode=66 run_meson_test "$dir" --repeat 5 threads
+}
+
+# ---- the other checks, each shown failing (opt-in) --------------------------
+
+# planted_run LABEL PATTERN FILE -- COMMAND...: COMMAND must fail, and its
+# output must match PATTERN and name FILE (where the fault was planted).
+planted_run() {
+  local label=$1 pattern=$2 file=$3 status=0 output
+  shift 4
+  output=$("$@" 2>&1) || status=$?
+  if [ "$status" -ne 0 ] && grep -Eq -- "$pattern" <<<"$output" && grep -q -- "$file" <<<"$output"; then
+    printf '    %-34s caught: %s\n' "$label" "$(grep -Eo -m1 -- "$pattern" <<<"$output")"
+  else
+    echo "    $label not caught (exit $status)" >&2
+    tail -5 <<<"$output" >&2
+    return 1
+  fi
+}
+
+# planted_build DIR LOGNAME TARGET -- MESON_SETUP_ARGS...
+planted_build() {
+  local dir=$1 log=$native_dir/$2 target=$3
+  shift 4
+  configure "$dir" "$@" >"$log.setup.log" 2>&1 || {
+    cat "$log.setup.log"
+    return 1
+  }
+  meson compile -C "$dir" $target >"$log.compile.log" 2>&1 || {
+    tail -30 "$log.compile.log"
+    return 1
+  }
+}
+
+# -Dplant_fault=race|memory_leak (the ADX Montgomery wrapper, which the
+# native suites reach through the IFMA kernel's small sizes) and carry (the
+# IFMA normalisation drops one carry bit): TSan, LeakSanitizer, the valgrind
+# leak check and the differential fuzzer each built or run as their stage
+# does, and each must fail. Four more builds, so not in the default run.
+stage_planted-faults() {
+  local failed=0 dir
+  dir=$build_prefix-tsan-race
+  planted_build "$dir" tsan-race test/test_threads -- -Db_sanitize=thread -Db_lundef=false -Dtools=false \
+    -Dpeers=disabled -Dplant_fault=race
+  planted_run "tsan, data race:" 'ThreadSanitizer: data race' bn_mont_x86_64_adx.c -- \
+    env TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$dir/test/test_threads" || failed=1
+
+  dir=$build_prefix-asan-leak
+  planted_build "$dir" asan-leak test/test_bn -- -Db_sanitize=address,undefined -Db_lundef=false -Dtools=false \
+    -Dpeers=disabled -Dplant_fault=memory_leak -Dc_args=-fno-sanitize-recover=all \
+    -Dc_link_args=-fno-sanitize-recover=all
+  planted_run "sanitize, LeakSanitizer:" 'LeakSanitizer: detected memory leaks' bn_mont_x86_64_adx.c -- \
+    env ASAN_OPTIONS=detect_leaks=1 CRISP_TEST_SCALE=0.1 "$dir/test/test_bn" || failed=1
+
+  # valgrind's CPU hides ADX, so the suites it runs never dispatch to this
+  # wrapper; test_bn_ct calls it directly (with its suppressions).
+  dir=$build_prefix-plant-memory_leak
+  planted_build "$dir" plant-memory_leak test/test_bn_ct -- -Dtools=false -Dpeers=disabled -Dplant_fault=memory_leak
+  planted_run "valgrind leak check:" 'definitely lost in loss record' bn_mont_x86_64_adx.c -- \
+    $valgrind_command --suppressions="$root/test/bn_ct.supp" "$dir/test/test_bn_ct" || failed=1
+
+  dir=$build_prefix-fuzz-carry
+  if [ ! -f "$dir/build.ninja" ]; then
+    CC=clang planted_build "$dir" fuzz-carry "" -- -Dfuzzers=true -Db_sanitize=address,undefined -Db_lundef=false \
+      -Dtests=false -Dtools=false -Dplant_fault=carry
+  fi
+  planted_run "fuzz bn_mont_mul, dropped carry:" 'bn_mont_mul avx512ifma: n [0-9]+ .*differs from generic' fuzz -- \
+    env CRISP_FUZZ_BUILD="$dir" bash "$root/scripts/fuzz.sh" --time "${CRISP_FUZZ_TIME:-60}" bn_mont_mul || failed=1
+  return "$failed"
 }
 
 # ---- environment sweep ------------------------------------------------------

@@ -104,6 +104,10 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     const uint64_t sum = r[j] + carry;
     r[j] = sum & CRISP_BN52_MASK;
     carry = sum >> CRISP_BN52_BITS;
+    /* test only (meson -Dplant_fault): a dropped carry for the fuzzers */
+#if defined(CRISP_PLANT_FAULT_CARRY)
+    if (j == vectors * LANES - 2) carry &= ~(uint64_t)1;
+#endif
   }
 }
 
@@ -118,6 +122,15 @@ CRISP_BN52_AMM(15)
 CRISP_BN52_AMM(20)
 
 void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0) {
+  /* test only (meson -Dplant_leak): leaks the constant-time checks must catch */
+#if defined(CRISP_PLANT_LEAK_BRANCH)
+  if (a[0] & 1)
+    for (volatile unsigned spin = 0; spin < 256; spin++) {
+    }
+#elif defined(CRISP_PLANT_LEAK_TABLE)
+  static const volatile uint64_t plant_table[256];
+  (void)plant_table[a[0] & 255];
+#endif
   switch (k) {
     case 20: amm_5(r, a, b, m, k0); break;
     case 32: amm_8(r, a, b, m, k0); break;

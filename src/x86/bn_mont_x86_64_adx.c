@@ -10,6 +10,9 @@
  * BN_mod_mul_montgomery: 515, 2043, 7967). */
 #include "util.h"
 #include "x86/bn_flavour_adx.h"
+#if defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
+#include <stdlib.h>
+#endif
 
 /* The product, wiping the Karatsuba scratch it used (which
  * crisp_bn_mul_any would keep in a frame no one wipes). The scratch lives
@@ -28,6 +31,22 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
     CRISP_ROW_MUL_BASECASE(product, a, n, b, n);
   else
     karatsuba_product(product, a, b, n, 0);
+  /* test only (meson -Dplant_leak): leaks the constant-time checks must catch */
+#if defined(CRISP_PLANT_LEAK_BRANCH)
+  if (a[0] & 1)
+    for (volatile unsigned spin = 0; spin < 256; spin++) {
+    }
+#elif defined(CRISP_PLANT_LEAK_TABLE)
+  static const volatile crisp_limb plant_table[256];
+  (void)plant_table[a[0] & 255];
+#endif
+  /* test only (meson -Dplant_fault): a race for TSan, a leak for the leak checks */
+#if defined(CRISP_PLANT_FAULT_RACE)
+  static unsigned long plant_calls;
+  plant_calls++;
+#elif defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
+  __asm__ volatile("" : : "r"(malloc(64)) : "memory");
+#endif
   crisp_bn_redc(r, product, m, n, minv);
   crisp_wipe(product, 2 * n * sizeof *product);
 }

@@ -1,0 +1,254 @@
+/* test/ct_msan.c - constant-time check of Poly1305 and the bignum kernels
+ * under MemorySanitizer, for every implementation this CPU supports, AVX-512
+ * and IFMA included (stage ct-msan). Secret inputs are poisoned
+ * (ct_secret): MemorySanitizer then reports, and stops the program at, any
+ * conditional branch or memory address computed from them, in C and in
+ * intrinsics alike. Products of secrets stay secret, so every result is
+ * declassified (ct_declassify) before it is compared with the generic
+ * implementation's on the same, unpoisoned, inputs. Inline assembly is
+ * opaque to MemorySanitizer: test/ct_msan_ignore.txt lists the asm functions,
+ * whose results come out declassified, and the README says which kernels
+ * that leaves to the timing test and memcheck. */
+#include <sanitizer/msan_interface.h>
+
+#include "ct_common.h"
+
+/* Marks len bytes at p secret: MemorySanitizer treats them as uninitialised. */
+static void ct_secret(const void *p, size_t len) {
+  __msan_poison(p, len);
+}
+
+/* Marks a result public again, once it is meant to be (a tag, a product). */
+static void ct_declassify(const void *p, size_t len) {
+  __msan_unpoison(p, len);
+}
+
+#define MAX_IMPLS 8
+#define MAX_MESSAGE 4200
+
+/* Block boundaries, the 4-, 8- and 16-block widths of the vector kernels,
+ * their cold and warm crossovers (512 B, 768 B, 1152 B), long messages. */
+static const size_t lengths[] = {0,   1,   15,  16,  17,  63,  64,   65,   127,  128,  129,  255,  256,
+                                 257, 511, 512, 513, 767, 768, 1000, 1031, 1152, 1153, 2048, 4096, 4111};
+
+static unsigned long checks;
+
+static void generic_tag(uint8_t tag[16], const uint8_t *message, size_t len, const uint8_t key[32]) {
+  ct_pin(CRISP_KERNEL_POLY1305, "generic");
+  crisp_poly1305(tag, message, len, key);
+  ct_pin(CRISP_KERNEL_POLY1305, NULL);
+}
+
+static void check_tag(const uint8_t tag[16], const uint8_t expected[16], const char *how, const char *name,
+                      size_t len) {
+  if (memcmp(tag, expected, 16) != 0) ct_fail("poly1305 %s %s: len=%zu differs from generic", how, name, len);
+  checks++;
+}
+
+static void poly1305_case(const char *name, const uint8_t *message, size_t len, const uint8_t key[32]) {
+  static uint8_t secret_message[MAX_MESSAGE];
+  uint8_t secret_key[32], expected[16], tag[16], wrong[16];
+  generic_tag(expected, message, len, key);
+  ct_pin(CRISP_KERNEL_POLY1305, name);
+
+  memcpy(secret_key, key, 32);
+  memcpy(secret_message, message, len);
+  ct_secret(secret_key, 32);
+  ct_secret(secret_message, len);
+  crisp_poly1305(tag, secret_message, len, secret_key);
+  ct_declassify(tag, 16);
+  check_tag(tag, expected, "one-shot", name, len);
+
+  /* a stream cut at public points: short pieces through the front-end's
+   * buffer, then long ones that reach the vector loops warm */
+  memcpy(secret_key, key, 32);
+  ct_secret(secret_key, 32);
+  crisp_poly1305_ctx ctx;
+  crisp_poly1305_init(&ctx, secret_key);
+  for (size_t done = 0, piece = 1; done < len; done += piece, piece = piece * 3 + 7) {
+    if (piece > len - done) piece = len - done;
+    crisp_poly1305_update(&ctx, secret_message + done, piece);
+  }
+  crisp_poly1305_final(&ctx, tag);
+  ct_declassify(tag, 16);
+  check_tag(tag, expected, "stream", name, len);
+
+  /* verify: only its public answer is declassified */
+  memcpy(wrong, expected, 16);
+  wrong[len % 16] ^= 0x10;
+  for (int bad = 0; bad < 2; bad++) {
+    memcpy(secret_key, key, 32);
+    ct_secret(secret_key, 32);
+    int status = crisp_poly1305_verify(bad ? wrong : expected, secret_message, len, secret_key);
+    ct_declassify(&status, sizeof status);
+    if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK))
+      ct_fail("poly1305_verify %s: len=%zu %s tag gave %d", name, len, bad ? "wrong" : "right", status);
+    checks++;
+  }
+  ct_declassify(secret_message, len);
+  ct_pin(CRISP_KERNEL_POLY1305, NULL);
+}
+
+static void test_poly1305(void) {
+  static uint8_t message[MAX_MESSAGE];
+  const char *names[MAX_IMPLS];
+  const size_t count = ct_supported(CRISP_KERNEL_POLY1305, names, MAX_IMPLS);
+  for (size_t i = 0; i < count; i++) {
+    const unsigned long before = checks;
+    for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
+      uint8_t key[32];
+      /* every third case all ones: the longest carries, every clamp bit set */
+      if (c % 3 == 2) {
+        memset(key, 0xff, 32);
+        memset(message, 0xff, lengths[c]);
+      } else {
+        ct_fill_random(key, 32);
+        ct_fill_random(message, lengths[c]);
+      }
+      poly1305_case(names[i], message, lengths[c], key);
+    }
+    printf("# poly1305 %-12s key and message secret: %lu checks\n", names[i], checks - before);
+  }
+}
+
+/* Kernel-special sizes (8 and 16 unrolled, 16/24/32/48/64 IFMA, 32 and 48
+ * Karatsuba), odd sizes around them, tiny ones. */
+static const size_t sizes[] = {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 47, 48, 49, 63, 64};
+
+/* The front-ends' products of secret operands: the results are declassified. */
+static void test_products(void) {
+  const char *names[MAX_IMPLS];
+  const crisp_kernel kernels[] = {CRISP_KERNEL_BN_MUL, CRISP_KERNEL_BN_SQR, CRISP_KERNEL_BN_MUL_ADD};
+  for (size_t kk = 0; kk < 3; kk++) {
+    const crisp_kernel kernel = kernels[kk];
+    const size_t count = ct_supported(kernel, names, MAX_IMPLS);
+    for (size_t i = 0; i < count; i++) {
+      const unsigned long before = checks;
+      for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t n = sizes[s], xn = n + n / 3; /* unequal lengths too */
+        if (n < ct_min_limbs()) continue;
+        crisp_limb x[2 * CT_MAX_LIMBS], y[CT_MAX_LIMBS], expected[4 * CT_MAX_LIMBS], z[4 * CT_MAX_LIMBS];
+        ct_fill_random(x, sizeof x);
+        ct_fill_random(y, sizeof y);
+        crisp_limb k = y[0], carry_expected = 0, carry = 0;
+        ct_pin(kernel, "generic");
+        if (kernel == CRISP_KERNEL_BN_MUL) crisp_bn_mul(expected, x, xn, y, n);
+        if (kernel == CRISP_KERNEL_BN_SQR) crisp_bn_sqr(expected, x, n);
+        if (kernel == CRISP_KERNEL_BN_MUL_ADD) {
+          memcpy(expected, x + n, n * sizeof(crisp_limb));
+          crisp_bn_mul_add(expected, x, n, k, &carry_expected);
+        }
+        ct_pin(kernel, names[i]);
+        ct_secret(x, sizeof x);
+        ct_secret(y, sizeof y);
+        ct_secret(&k, sizeof k);
+        size_t out = 2 * n;
+        if (kernel == CRISP_KERNEL_BN_MUL) crisp_bn_mul(z, x, xn, y, n), out = xn + n;
+        if (kernel == CRISP_KERNEL_BN_SQR) crisp_bn_sqr(z, x, n);
+        if (kernel == CRISP_KERNEL_BN_MUL_ADD) {
+          memcpy(z, x + n, n * sizeof(crisp_limb));
+          crisp_bn_mul_add(z, x, n, k, &carry), out = n;
+        }
+        ct_declassify(z, out * sizeof(crisp_limb));
+        ct_declassify(&carry, sizeof carry);
+        if (memcmp(z, expected, out * sizeof(crisp_limb)) != 0 || carry != carry_expected)
+          ct_fail("%s %s: n=%zu differs from generic", crisp_kernel_name(kernel), names[i], n);
+        checks++;
+        ct_pin(kernel, NULL);
+      }
+      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i],
+             checks - before);
+    }
+  }
+}
+
+static void test_montgomery(void) {
+  const char *names[MAX_IMPLS];
+  for (int square = 0; square < 2; square++) {
+    const crisp_kernel kernel = square ? CRISP_KERNEL_BN_MONT_SQR : CRISP_KERNEL_BN_MONT_MUL;
+    const size_t count = ct_supported(kernel, names, MAX_IMPLS);
+    for (size_t i = 0; i < count; i++) {
+      const unsigned long before = checks;
+      for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t n = sizes[s];
+        if (n < ct_min_limbs()) continue;
+        crisp_limb m[CT_MAX_LIMBS], a[CT_MAX_LIMBS], b[CT_MAX_LIMBS], expected[CT_MAX_LIMBS], r[CT_MAX_LIMBS];
+        ct_make_modulus(m, n);
+        ct_make_below(a, m, n);
+        ct_make_below(b, m, n);
+        const crisp_limb minv = crisp_bn_mont_inv(m[0]);
+        ct_pin(kernel, "generic");
+        int status = square ? crisp_bn_mont_sqr(expected, a, m, n, minv)
+                            : crisp_bn_mont_mul(expected, a, b, m, n, minv);
+        if (status != CRISP_OK) ct_fail("generic mont: %d", status);
+        ct_pin(kernel, names[i]);
+        ct_secret(a, sizeof a);
+        ct_secret(b, sizeof b);
+        status = square ? crisp_bn_mont_sqr(r, a, m, n, minv) : crisp_bn_mont_mul(r, a, b, m, n, minv);
+        ct_declassify(&status, sizeof status);
+        ct_declassify(r, n * sizeof(crisp_limb));
+        if (status != CRISP_OK || memcmp(r, expected, n * sizeof(crisp_limb)) != 0)
+          ct_fail("%s %s: n=%zu differs from generic (status %d)", crisp_kernel_name(kernel), names[i], n,
+                  status);
+        checks++;
+        ct_pin(kernel, NULL);
+      }
+      printf("# %-11s %-12s operands secret: %lu checks\n", crisp_kernel_name(kernel), names[i],
+             checks - before);
+    }
+  }
+}
+
+/* Exponent lengths: the 3-, 4- and 5-bit windows, a partial top window. */
+static const size_t exponent_limbs[] = {1, 3, 9};
+
+static void test_mod_exp(void) {
+  const char *names[MAX_IMPLS];
+  const size_t count = ct_supported(CRISP_KERNEL_BN_MONT_MUL, names, MAX_IMPLS);
+  for (size_t i = 0; i < count; i++) {
+    const unsigned long before = checks;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      const size_t n = sizes[s];
+      if (n < ct_min_limbs()) continue;
+      for (size_t e = 0; e < sizeof exponent_limbs / sizeof exponent_limbs[0]; e++) {
+        const size_t en = exponent_limbs[e];
+        if (n > 16 && en > 3 && n % 8 != 0) continue; /* the long ladders only where kernels differ */
+        crisp_limb m[CT_MAX_LIMBS], base[CT_MAX_LIMBS], exp[16], expected[CT_MAX_LIMBS], r[CT_MAX_LIMBS];
+        ct_make_modulus(m, n);
+        ct_make_below(base, m, n);
+        ct_fill_random(exp, sizeof exp);
+        ct_pin_montgomery("generic");
+        if (crisp_bn_mod_exp(expected, base, exp, en, m, n) != CRISP_OK) ct_fail("generic mod_exp");
+        ct_pin_montgomery(names[i]);
+        ct_secret(base, sizeof base);
+        ct_secret(exp, sizeof exp);
+        int status = crisp_bn_mod_exp(r, base, exp, en, m, n);
+        ct_declassify(&status, sizeof status);
+        ct_declassify(r, n * sizeof(crisp_limb));
+        if (status != CRISP_OK || memcmp(r, expected, n * sizeof(crisp_limb)) != 0)
+          ct_fail("bn_mod_exp %s: n=%zu en=%zu differs from generic (status %d)", names[i], n, en, status);
+        checks++;
+      }
+    }
+    ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
+    ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+    printf("# bn_mod_exp  %-12s base and exponent secret: %lu checks\n", names[i], checks - before);
+  }
+}
+
+int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0); /* a report ends the program with _exit */
+  ct_seed(0x6d73616e63ull);
+  /* The check itself: a poisoned byte must read as poisoned. */
+  uint8_t probe = 1;
+  ct_secret(&probe, 1);
+  if (__msan_test_shadow(&probe, 1) != 0)
+    ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
+  printf("# level %s on %s\n", crisp_level(), crisp_cpu_brand());
+  test_poly1305();
+  test_products();
+  test_montgomery();
+  test_mod_exp();
+  printf("ct-msan: %lu checks, no secret-dependent branch or address\n", checks);
+  return 0;
+}

@@ -1,0 +1,395 @@
+/* test/ct_timing.c - dudect-style timing test (stage ct-timing): for every
+ * implementation this CPU supports, assembly included, two classes of
+ * secret input are timed call by call in random order - one fixed secret
+ * against fresh random secrets, and for bn_mod_exp also a low-weight
+ * exponent against random ones - and Welch's t-test compares the two
+ * distributions of cycle counts, whole and cropped at several percentiles
+ * (a constant-time kernel has the same distribution for both classes; a
+ * leak shifts one of them). The largest |t| of each target is printed; the
+ * program fails when one exceeds the threshold.
+ *
+ *   CRISP_CT_TIMING_SCALE=10   ten times the samples (the long, opt-in run)
+ *   CRISP_CT_TIMING_THRESHOLD  the |t| above which a target fails (default 10)
+ *   CRISP_CT_IMPLS, CRISP_CT_MIN_LIMBS, CRISP_CT_KERNELS  narrow the targets
+ *   CRISP_CT_TIMING_EXPECT_LEAK=1  invert: fail unless some target leaks */
+#include <math.h>
+#include <time.h>
+
+#include "ct_common.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+/* TSC ticks; the fences keep the timed call's instructions between the reads. */
+static inline uint64_t ct_ticks(void) {
+  unsigned aux;
+  _mm_lfence();
+  const uint64_t t = __rdtscp(&aux);
+  _mm_lfence();
+  return t;
+}
+#define CT_HAVE_TICKS 1
+#elif defined(__aarch64__)
+static inline uint64_t ct_ticks(void) {
+  uint64_t t;
+  __asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(t) : : "memory");
+  return t;
+}
+#define CT_HAVE_TICKS 1
+#endif
+
+#define MAX_IMPLS 8
+#define MESSAGE_MAX 1024
+
+/* Crops: keep measurements below these percentiles of the pooled samples
+ * (100 = all); noise from interrupts and the other core lands in the top
+ * percentiles and hides a shift of the bulk, which the low crops still see. */
+static const double crops[] = {100, 99, 95, 90, 75, 50};
+#define CROPS (sizeof crops / sizeof crops[0])
+
+/* One timed target: prepare() writes the secret of class 0 (fixed) or 1
+ * (random) into the working buffers, run() makes the one timed call. */
+typedef struct target {
+  const char *kernel, *impl, *what;
+  size_t n; /* limbs, or message bytes */
+  void (*prepare)(int cls);
+  void (*run)(void);
+  size_t samples;
+} target;
+
+/* ---- the working buffers every target's call reads --------------------- */
+
+static struct {
+  uint8_t key[32], fixed_key[32], message[MESSAGE_MAX], tag[16];
+  crisp_limb m[CT_MAX_LIMBS], a[CT_MAX_LIMBS], b[CT_MAX_LIMBS], r[CT_MAX_LIMBS], product[2 * CT_MAX_LIMBS];
+  crisp_limb fixed_a[CT_MAX_LIMBS], fixed_b[CT_MAX_LIMBS], random_a[CT_MAX_LIMBS], random_b[CT_MAX_LIMBS];
+  crisp_limb exp[CT_MAX_LIMBS], fixed_exp[CT_MAX_LIMBS];
+  size_t n, en, len;
+  crisp_limb minv;
+} work;
+
+/* Both classes draw random values, so the work between calls is the same,
+ * and both reach the working buffer by the same copy from a buffer written
+ * a word at a time (a buffer just written byte by byte costs the next read
+ * a store-forwarding stall, which showed up as a false leak). */
+static void random_limbs(crisp_limb *x, size_t n) {
+  for (size_t i = 0; i < n; i++) x[i] = ct_rand64();
+}
+
+static void random_below_modulus(crisp_limb *x) {
+  random_limbs(x, work.n);
+  x[work.n - 1] %= work.m[work.n - 1];
+}
+
+static void prepare_poly1305(int cls) {
+  crisp_limb random_key[4];
+  random_limbs(random_key, 4);
+  memcpy(work.key, cls ? (const void *)random_key : work.fixed_key, 32);
+}
+static void run_poly1305(void) {
+  crisp_poly1305(work.tag, work.message, work.len, work.key);
+}
+
+static void prepare_operands(int cls) {
+  random_below_modulus(work.random_a);
+  random_below_modulus(work.random_b);
+  memcpy(work.a, cls ? work.random_a : work.fixed_a, work.n * sizeof(crisp_limb));
+  memcpy(work.b, cls ? work.random_b : work.fixed_b, work.n * sizeof(crisp_limb));
+}
+
+static void run_mul(void) {
+  crisp_bn_mul(work.product, work.a, work.n, work.b, work.n);
+}
+static void run_sqr(void) {
+  crisp_bn_sqr(work.product, work.a, work.n);
+}
+static void run_mul_add(void) {
+  memcpy(work.product, work.b, work.n * sizeof(crisp_limb));
+  crisp_bn_mul_add(work.product, work.a, work.n, work.b[0], &work.product[work.n]);
+}
+static void run_mont_mul(void) {
+  crisp_bn_mont_mul(work.r, work.a, work.b, work.m, work.n, work.minv);
+}
+static void run_mont_sqr(void) {
+  crisp_bn_mont_sqr(work.r, work.a, work.m, work.n, work.minv);
+}
+
+static void prepare_exponent_of_class(int cls) {
+  crisp_limb random_exp[CT_MAX_LIMBS];
+  random_limbs(random_exp, work.en);
+  memcpy(work.exp, cls ? random_exp : work.fixed_exp, work.en * sizeof(crisp_limb));
+}
+
+/* mod_exp, base secret: fixed base against random bases, random exponent. */
+static void prepare_base(int cls) {
+  prepare_operands(cls);
+  prepare_exponent_of_class(1);
+}
+/* mod_exp, exponent secret: a sparse exponent (a few bits set, its top bit
+ * among them) against random ones, same random base for both. */
+static void prepare_exponent(int cls) {
+  prepare_operands(1);
+  prepare_exponent_of_class(cls);
+}
+static void run_mod_exp(void) {
+  crisp_bn_mod_exp(work.r, work.a, work.exp, work.en, work.m, work.n);
+}
+
+/* ---- statistics --------------------------------------------------------- */
+
+static int compare_ticks(const void *x, const void *y) {
+  const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* Welch's t of the samples below limit; NAN when a class has < 2. */
+static double welch_t(const uint64_t *ticks, const uint8_t *cls, size_t count, uint64_t limit) {
+  double mean[2] = {0, 0}, m2[2] = {0, 0};
+  size_t k[2] = {0, 0};
+  for (size_t i = 0; i < count; i++) {
+    if (ticks[i] > limit) continue;
+    const int c = cls[i];
+    const double x = (double)ticks[i], delta = x - mean[c];
+    k[c]++;
+    mean[c] += delta / (double)k[c];
+    m2[c] += delta * (x - mean[c]);
+  }
+  if (k[0] < 2 || k[1] < 2) return NAN;
+  const double v0 = m2[0] / (double)(k[0] - 1), v1 = m2[1] / (double)(k[1] - 1);
+  const double se = sqrt(v0 / (double)k[0] + v1 / (double)k[1]);
+  return se > 0 ? (mean[0] - mean[1]) / se : 0;
+}
+
+static double scale_env(const char *name, double fallback) {
+  const char *env = getenv(name);
+  const double v = env && *env ? strtod(env, NULL) : fallback;
+  return v > 0 ? v : fallback;
+}
+
+/* Times one target; returns its largest |t| over the crops. */
+#define WARM_UP 64
+#define SAMPLE_TICKS 1000
+#define MAX_CALLS 16
+
+static double measure(const target *t, size_t samples, double *median0, double *median1, double *crop_at,
+                      unsigned *calls_per_sample) {
+  if (samples < WARM_UP) samples = WARM_UP;
+  uint64_t *ticks = malloc(samples * sizeof *ticks), *sorted = malloc(samples * sizeof *sorted);
+  uint8_t *cls = malloc(samples);
+  if (!ticks || !sorted || !cls) ct_fail("out of memory");
+  /* warm up (caches, predictors, lazily computed tables), timing each call */
+  for (size_t i = 0; i < WARM_UP; i++) {
+    t->prepare((int)(i & 1));
+    const uint64_t start = ct_ticks();
+    t->run();
+    ticks[i] = ct_ticks() - start;
+  }
+  /* Calls shorter than SAMPLE_TICKS are repeated (same input) within one
+   * sample: the counter's granularity (21 ticks on the machine this was
+   * written on) and the fences would otherwise be much of what is measured. */
+  qsort(ticks, WARM_UP, sizeof *ticks, compare_ticks);
+  const uint64_t typical = ticks[WARM_UP / 2] ? ticks[WARM_UP / 2] : 1;
+  const unsigned calls = typical >= SAMPLE_TICKS              ? 1
+                         : typical * MAX_CALLS < SAMPLE_TICKS ? MAX_CALLS
+                                                              : (unsigned)(SAMPLE_TICKS / typical);
+  for (size_t i = 0; i < samples; i++) {
+    cls[i] = (uint8_t)(ct_rand64() & 1);
+    t->prepare(cls[i]);
+    const uint64_t start = ct_ticks();
+    for (unsigned c = 0; c < calls; c++) t->run();
+    ticks[i] = ct_ticks() - start;
+  }
+  *calls_per_sample = calls;
+  double worst = 0;
+  memcpy(sorted, ticks, samples * sizeof *ticks);
+  qsort(sorted, samples, sizeof *sorted, compare_ticks);
+  for (size_t c = 0; c < CROPS; c++) {
+    const size_t index = (size_t)((double)(samples - 1) * crops[c] / 100.0);
+    const double value = welch_t(ticks, cls, samples, sorted[index]);
+    if (!isnan(value) && fabs(value) > fabs(worst)) worst = value, *crop_at = crops[c];
+  }
+  /* per-class medians, to show the size of a shift */
+  for (int c = 0; c < 2; c++) {
+    size_t j = 0;
+    for (size_t i = 0; i < samples; i++)
+      if (cls[i] == c) sorted[j++] = ticks[i];
+    qsort(sorted, j, sizeof *sorted, compare_ticks);
+    *(c ? median1 : median0) = j ? (double)sorted[j / 2] : 0;
+  }
+  free(ticks), free(sorted), free(cls);
+  return worst;
+}
+
+/* ---- targets ------------------------------------------------------------ */
+
+static int kernel_selected(const char *kernel) {
+  const char *only = getenv("CRISP_CT_KERNELS");
+  if (!only || !*only) return 1;
+  const size_t len = strlen(kernel);
+  for (const char *p = only; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+    if (strcspn(p, ",") == len && !strncmp(p, kernel, len)) return 1;
+  return 0;
+}
+
+static size_t leaks, targets;
+static double threshold, largest;
+static char largest_name[96];
+
+/* A target over the threshold is measured twice more, same inputs, each
+ * after a pause: a leak is there every time, while a burst of load on the
+ * shared machine that happened to hit one class harder (seen lasting up to
+ * a fraction of a second) is not. It leaks when all three agree. */
+#define CONFIRMATIONS 2
+#define PAUSE_SECONDS 1
+
+static void report(const target *t, double scale) {
+  const size_t samples = (size_t)((double)t->samples * scale);
+  double median0 = 0, median1 = 0, crop_at = 100;
+  unsigned calls = 1;
+  double worst = measure(t, samples, &median0, &median1, &crop_at, &calls);
+  int leak = fabs(worst) > threshold;
+  char again[64] = "";
+  for (int c = 0; leak && c < CONFIRMATIONS; c++) {
+    double m0, m1, at;
+    unsigned k;
+    const struct timespec pause = {PAUSE_SECONDS, 0};
+    nanosleep(&pause, NULL);
+    const double repeat = measure(t, samples, &m0, &m1, &at, &k);
+    const size_t used = strlen(again);
+    snprintf(again + used, sizeof again - used, "%s%.1f", c ? ", " : "", fabs(repeat));
+    if (fabs(repeat) <= threshold) leak = 0;
+  }
+  targets++;
+  leaks += leak;
+  if (fabs(worst) > largest) {
+    largest = fabs(worst);
+    snprintf(largest_name, sizeof largest_name, "%s %s %zu, %s", t->kernel, t->impl, t->n, t->what);
+  }
+  char size[16];
+  snprintf(size, sizeof size, "%zux%u", samples, calls);
+  printf("%-11s %-11s %5zu %-22s %9s  median %9.0f / %9.0f  max |t| %7.2f (crop %2.0f%%)%s%s%s\n", t->kernel,
+         t->impl, t->n, t->what, size, median0, median1, fabs(worst), crop_at, *again ? ", again: " : "",
+         again, leak ? "  LEAK" : (*again ? "  (not repeated: noise)" : ""));
+}
+
+static void setup_modulus(size_t n) {
+  work.n = n;
+  ct_make_modulus(work.m, n);
+  work.minv = crisp_bn_mont_inv(work.m[0]);
+  ct_make_below(work.fixed_a, work.m, n);
+  ct_make_below(work.fixed_b, work.m, n);
+}
+
+int main(void) {
+#ifndef CT_HAVE_TICKS
+  printf("# no cycle counter on this architecture: skipped\n");
+  return 77;
+#else
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  ct_seed(0x6475646563ull);
+  const double scale = scale_env("CRISP_CT_TIMING_SCALE", 1);
+  threshold = scale_env("CRISP_CT_TIMING_THRESHOLD", 10);
+  const int expect_leak =
+      getenv("CRISP_CT_TIMING_EXPECT_LEAK") && *getenv("CRISP_CT_TIMING_EXPECT_LEAK") == '1';
+  printf("# level %s on %s; |t| threshold %.1f, samples x%.2f\n", crisp_level(), crisp_cpu_brand(), threshold,
+         scale);
+  printf("%-11s %-11s %5s %-22s %9s  %-26s\n", "kernel", "impl", "size", "secret (class 0 / 1)", "samples",
+         "median ticks class 0 / 1");
+  const char *names[MAX_IMPLS];
+  size_t count;
+
+  if (kernel_selected("poly1305")) {
+    ct_fill_random(work.fixed_key, 32);
+    ct_fill_random(work.message, sizeof work.message);
+    static const size_t lengths[] = {64, 1024};
+    count = ct_supported(CRISP_KERNEL_POLY1305, names, MAX_IMPLS);
+    for (size_t l = 0; l < 2; l++)
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(CRISP_KERNEL_POLY1305, names[i]);
+        work.len = lengths[l];
+        const target t = {"poly1305",   names[i], "key fixed/random", lengths[l], prepare_poly1305,
+                          run_poly1305, 20000};
+        report(&t, scale);
+      }
+    ct_pin(CRISP_KERNEL_POLY1305, NULL);
+  }
+
+  /* products, squares and multiply-add rows (a, b and the multiplier b[0] secret) */
+  static const size_t product_sizes[] = {16, 32};
+  const crisp_kernel products[] = {CRISP_KERNEL_BN_MUL, CRISP_KERNEL_BN_SQR, CRISP_KERNEL_BN_MUL_ADD};
+  void (*const product_runs[])(void) = {run_mul, run_sqr, run_mul_add};
+  for (size_t p = 0; p < 3; p++) {
+    if (!kernel_selected(crisp_kernel_name(products[p]))) continue;
+    count = ct_supported(products[p], names, MAX_IMPLS);
+    for (size_t s = 0; s < 2; s++) {
+      if (product_sizes[s] < ct_min_limbs()) continue;
+      setup_modulus(product_sizes[s]);
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(products[p], names[i]);
+        const target t = {crisp_kernel_name(products[p]),
+                          names[i],
+                          "operands fixed/random",
+                          product_sizes[s],
+                          prepare_operands,
+                          product_runs[p],
+                          20000};
+        report(&t, scale);
+      }
+      ct_pin(products[p], NULL);
+    }
+  }
+
+  static const size_t mont_sizes[] = {16, 32};
+  for (int square = 0; square < 2; square++) {
+    const crisp_kernel kernel = square ? CRISP_KERNEL_BN_MONT_SQR : CRISP_KERNEL_BN_MONT_MUL;
+    if (!kernel_selected(crisp_kernel_name(kernel))) continue;
+    count = ct_supported(kernel, names, MAX_IMPLS);
+    for (size_t s = 0; s < 2; s++) {
+      if (mont_sizes[s] < ct_min_limbs()) continue;
+      setup_modulus(mont_sizes[s]);
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(kernel, names[i]);
+        const target t = {crisp_kernel_name(kernel),
+                          names[i],
+                          "operands fixed/random",
+                          mont_sizes[s],
+                          prepare_operands,
+                          square ? run_mont_sqr : run_mont_mul,
+                          20000};
+        report(&t, scale);
+      }
+      ct_pin(kernel, NULL);
+    }
+  }
+
+  if (kernel_selected("bn_mod_exp")) {
+    count = ct_supported(CRISP_KERNEL_BN_MONT_MUL, names, MAX_IMPLS);
+    /* 1024- and 2048-bit moduli (IFMA ladder sizes), 256-bit exponents */
+    static const size_t exp_sizes[] = {16, 32};
+    for (size_t s = 0; s < 2; s++) {
+      if (exp_sizes[s] < ct_min_limbs()) continue;
+      setup_modulus(exp_sizes[s]);
+      work.en = 4;
+      memset(work.fixed_exp, 0, sizeof work.fixed_exp);
+      work.fixed_exp[work.en - 1] = (crisp_limb)1 << 63;
+      work.fixed_exp[0] = 1;
+      work.fixed_exp[1] = (crisp_limb)1 << 17;
+      for (size_t i = 0; i < count; i++) {
+        ct_pin_montgomery(names[i]);
+        const target base = {"bn_mod_exp", names[i], "base fixed/random", exp_sizes[s], prepare_base,
+                             run_mod_exp,  1500};
+        report(&base, scale);
+        const target exponent = {"bn_mod_exp", names[i],         "exponent sparse/random",
+                                 exp_sizes[s], prepare_exponent, run_mod_exp,
+                                 1500};
+        report(&exponent, scale);
+      }
+      ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
+      ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+    }
+  }
+
+  printf("ct-timing: %zu of %zu targets over |t| %.1f%s; largest |t| %.2f (%s)\n", leaks, targets, threshold,
+         expect_leak ? " (a leak was expected)" : "", largest, largest_name);
+  return (leaks != 0) == expect_leak ? 0 : 1;
+#endif
+}
