@@ -10,6 +10,7 @@
  * by a word-by-word reduction (SOS) and a masked final subtraction. Nothing
  * branches on or indexes by limb values; loops depend on lengths only.
  * ISA: ARMv8-A base. Lengths: any; rows of 4+ limbs run the asm steps. */
+#include "generic/bn_word.h"
 #include "impl.h"
 #include "util.h"
 
@@ -130,43 +131,18 @@ void crisp_bn_sqr_arm64(crisp_limb *z, const crisp_limb *x, size_t n) {
   }
 }
 
-/* r = t * R^-1 mod m for t < m R, t of 2n limbs (destroyed). Step i adds q m
- * at limb i so that limb i becomes zero; the row carry plus the running top
- * carry go into limb i+n (their sum with it is below 2^65). */
-static void mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv) {
-  crisp_limb top = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb q = t[i] * minv;
-    const crisp_limb row_carry = add_mul_row(t + i, m, n, q);
-    const limb_pair sum = (limb_pair)t[i + n] + row_carry + top;
-    t[i + n] = (crisp_limb)sum;
-    top = (crisp_limb)(sum >> 64);
-  }
-  /* top:t[n..2n) < 2m: subtract m, keep the difference unless it borrowed
-   * past the top limb; the choice is a mask, never a branch. */
-  crisp_limb *const high = t + n;
-  crisp_limb borrow = 0;
-  for (size_t i = 0; i < n; i++) {
-    const limb_pair difference = (limb_pair)high[i] - m[i] - borrow;
-    t[i] = (crisp_limb)difference; /* the low half is spent: reuse it */
-    borrow = (crisp_limb)(difference >> 64) & 1;
-  }
-  const crisp_limb keep_high = 0 - (borrow & (top ^ 1));
-  for (size_t i = 0; i < n; i++) r[i] = (high[i] & keep_high) | (t[i] & ~keep_high);
-}
-
 void crisp_bn_mont_mul_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                              size_t n, crisp_limb minv) {
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_mul_arm64(t, a, n, b, n);
-  mont_reduce(r, t, m, n, minv);
+  bn_mont_reduce(r, t, m, n, minv, add_mul_row);
   crisp_wipe(t, 2 * n * sizeof *t);
 }
 
 void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_sqr_arm64(t, a, n);
-  mont_reduce(r, t, m, n, minv);
+  bn_mont_reduce(r, t, m, n, minv, add_mul_row);
   crisp_wipe(t, 2 * n * sizeof *t);
 }
 

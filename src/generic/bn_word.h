@@ -133,4 +133,36 @@ static inline void bn_double_mod(crisp_limb *x, const crisp_limb *m, size_t n, c
   for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
 }
 
+/* A row of the Montgomery reduction: z[0..n) += x[0..n) * k, returning the
+ * carry limb (bn_addmul_row, or a kernel's faster row). */
+typedef crisp_limb (*bn_addmul_row_fn)(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
+
+/* r = t * R^-1 mod m for t < m * R (t has 2n limbs and is destroyed): the
+ * word-by-word reduction (SOS) over the given row, then one subtraction of
+ * m chosen by mask. Kernels pass their own row; the rest is the same. */
+static inline void bn_mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv,
+                                  bn_addmul_row_fn addmul_row) {
+  /* Step i makes limb i zero by adding a multiple of m at limb i; the row
+   * carry and the running top carry go into limb i+n (their sum with it
+   * is below 2^65, so one carry bit moves on). */
+  crisp_limb top = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb q = t[i] * minv;
+    const crisp_limb row_carry = addmul_row(t + i, m, n, q);
+    crisp_limb sum = t[i + n] + row_carry;
+    crisp_limb next = sum < row_carry;
+    sum += top;
+    next += sum < top;
+    t[i + n] = sum;
+    top = next;
+  }
+  /* top:t[n..2n) < 2m. Keep it when it is below m (no top bit and the
+   * subtraction borrows), else keep the difference; chosen by mask. */
+  crisp_limb *const high = t + n;
+  crisp_limb *const difference = t; /* the low half is spent: reuse it */
+  const crisp_limb borrow = bn_sub_row(difference, high, m, n);
+  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (top ^ 1));
+  for (size_t i = 0; i < n; i++) r[i] = (high[i] & keep_mask) | (difference[i] & ~keep_mask);
+}
+
 #endif
