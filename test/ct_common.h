@@ -12,44 +12,21 @@
 #include <string.h>
 
 #include "crisp/crisp.h"
+#include "random.h"
 
 /* Largest Montgomery size the programs try (4096-bit moduli). */
 #define CT_MAX_LIMBS 64
 
-/* splitmix64; CRISP_TEST_SEED replays a run, the seed is printed once. */
-static uint64_t ct_rng_state;
-
-static inline void ct_seed(uint64_t fixed) {
-  const char *env = getenv("CRISP_TEST_SEED");
-  ct_rng_state = env && *env ? strtoull(env, NULL, 0) : fixed;
-  printf("# seed 0x%llx (set CRISP_TEST_SEED to replay)\n", (unsigned long long)ct_rng_state);
-}
-
-static inline uint64_t ct_rand64(void) {
-  uint64_t z = (ct_rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static inline void ct_fill_random(void *out, size_t len) {
-  uint8_t *p = out;
-  while (len) {
-    uint64_t v = ct_rand64();
-    for (int i = 0; i < 8 && len; i++, len--) *p++ = (uint8_t)(v >> (8 * i));
-  }
-}
-
 /* An odd modulus of n limbs with its top bit set. */
 static inline void ct_make_modulus(crisp_limb *m, size_t n) {
-  ct_fill_random(m, n * sizeof(crisp_limb));
+  test_fill_random(m, n * sizeof(crisp_limb));
   m[0] |= 1;
   m[n - 1] |= (crisp_limb)1 << 63;
 }
 
 /* A random value below m (n limbs). */
 static inline void ct_make_below(crisp_limb *a, const crisp_limb *m, size_t n) {
-  ct_fill_random(a, n * sizeof(crisp_limb));
+  test_fill_random(a, n * sizeof(crisp_limb));
   a[n - 1] %= m[n - 1];
 }
 

@@ -72,7 +72,7 @@ static struct {
  * a word at a time (a buffer just written byte by byte costs the next read
  * a store-forwarding stall, which showed up as a false leak). */
 static void random_limbs(crisp_limb *x, size_t n) {
-  for (size_t i = 0; i < n; i++) x[i] = ct_rand64();
+  for (size_t i = 0; i < n; i++) x[i] = test_rand64();
 }
 
 static void random_below_modulus(crisp_limb *x) {
@@ -192,7 +192,7 @@ static double measure(const target *t, size_t samples, double *median0, double *
                          : typical * MAX_CALLS < SAMPLE_TICKS ? MAX_CALLS
                                                               : (unsigned)(SAMPLE_TICKS / typical);
   for (size_t i = 0; i < samples; i++) {
-    cls[i] = (uint8_t)(ct_rand64() & 1);
+    cls[i] = (uint8_t)(test_rand64() & 1);
     t->prepare(cls[i]);
     const uint64_t start = ct_ticks();
     for (unsigned c = 0; c < calls; c++) t->run();
@@ -285,7 +285,7 @@ int main(void) {
   return 77;
 #else
   setvbuf(stdout, NULL, _IOLBF, 0);
-  ct_seed(0x6475646563ull);
+  test_seed(0x6475646563ull);
   const double scale = scale_env("CRISP_CT_TIMING_SCALE", 1);
   threshold = scale_env("CRISP_CT_TIMING_THRESHOLD", 10);
   const int expect_leak =
@@ -298,8 +298,8 @@ int main(void) {
   size_t count;
 
   if (kernel_selected("poly1305")) {
-    ct_fill_random(work.fixed_key, 32);
-    ct_fill_random(work.message, sizeof work.message);
+    test_fill_random(work.fixed_key, 32);
+    test_fill_random(work.message, sizeof work.message);
     static const size_t lengths[] = {64, 1024};
     count = ct_supported(CRISP_KERNEL_POLY1305, names, MAX_IMPLS);
     for (size_t l = 0; l < 2; l++)
