@@ -22,7 +22,7 @@ enum { MAX_FEATURES = 16 };
 
 /* Feature names as crisp prints them, in crisp's order. */
 #if defined(__x86_64__)
-static const char *const all_features[] = {"sse2", "bmi1",     "bmi2",     "adx",      "avx",       "avx2",
+static const char *const all_features[] = {"sse2",    "bmi1",     "bmi2",     "adx",      "avx",       "avx2",
                                            "avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma"};
 /* Each level and the features it needs on top of the levels below it. */
 static const struct {
@@ -46,7 +46,10 @@ static const struct {
   const char *needs;
 } levels[] = {{"generic", ""}};
 #endif
-enum { FEATURE_COUNT = sizeof all_features / sizeof all_features[0], LEVEL_COUNT = sizeof levels / sizeof levels[0] };
+enum {
+  FEATURE_COUNT = sizeof all_features / sizeof all_features[0],
+  LEVEL_COUNT = sizeof levels / sizeof levels[0]
+};
 
 /* Features an implementation needs at least, besides its level's: its name's
  * qualifier (x86_64-adx multiplies with MULX and adds with ADCX/ADOX). */
@@ -132,7 +135,8 @@ static feature_set impl_needs(const char *impl) {
   feature_set set = level >= 0 ? parse_features(levels[level].needs) : 0;
   if (impl[level_len] == '-')
     for (size_t q = 0; q < sizeof qualifiers / sizeof qualifiers[0]; q++)
-      if (strcmp(impl + level_len + 1, qualifiers[q].qualifier) == 0) set |= parse_features(qualifiers[q].needs);
+      if (strcmp(impl + level_len + 1, qualifiers[q].qualifier) == 0)
+        set |= parse_features(qualifiers[q].needs);
   return set;
 }
 
@@ -140,21 +144,22 @@ static void feature_list(feature_set set, char *out, size_t size) {
   size_t used = 0;
   out[0] = '\0';
   for (int i = 0; i < FEATURE_COUNT && used < size; i++)
-    if (set >> i & 1) used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", all_features[i]);
+    if (set >> i & 1)
+      used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", all_features[i]);
 }
 
 /* ---- one case in a child ---------------------------------------------- */
 
 static int failures;
 
-#define CHILD_CHECK(cond, ...)                                     \
-  do {                                                             \
-    if (!(cond)) {                                                 \
+#define CHILD_CHECK(cond, ...)                                    \
+  do {                                                            \
+    if (!(cond)) {                                                \
       fprintf(stdout, "  [%s] check failed: %s: ", label, #cond); \
-      fprintf(stdout, __VA_ARGS__);                                \
-      fputc('\n', stdout);                                         \
-      failures++;                                                  \
-    }                                                              \
+      fprintf(stdout, __VA_ARGS__);                               \
+      fputc('\n', stdout);                                        \
+      failures++;                                                 \
+    }                                                             \
   } while (0)
 
 /* Masks disable; force (or NULL) is CRYPTO_FORCE. */
@@ -193,7 +198,8 @@ static void run_child(const char *label, const char *disable, const char *force,
     force_fails = forced < 0 || (level_needs(forced) & ~have) != 0;
     if (!force_fails) cap = forced;
   }
-  CHILD_CHECK(strcmp(crisp_level(), levels[cap].name) == 0, "level %s, expected %s", crisp_level(), levels[cap].name);
+  CHILD_CHECK(strcmp(crisp_level(), levels[cap].name) == 0, "level %s, expected %s", crisp_level(),
+              levels[cap].name);
   CHILD_CHECK(crisp_env_status() == (force_fails ? CRISP_E_UNSUPPORTED : CRISP_OK), "env status %d",
               crisp_env_status());
   CHILD_CHECK(lines == force_fails, "%d 'crisp: ' lines on stderr, expected %d: %s", lines, force_fails, err);
@@ -219,13 +225,13 @@ static void run_child(const char *label, const char *disable, const char *force,
       const int supported = crisp_impl_supported_at((crisp_kernel)k, i);
       CHILD_CHECK(level >= 0, "%s/%s names no level", crisp_kernel_name((crisp_kernel)k), impl);
       if (impl_needs(impl) & ~have)
-        CHILD_CHECK(!supported, "%s/%s supported without all of its features", crisp_kernel_name((crisp_kernel)k),
-                    impl);
+        CHILD_CHECK(!supported, "%s/%s supported without all of its features",
+                    crisp_kernel_name((crisp_kernel)k), impl);
       if (!first && supported && level >= 0 && level <= cap && !(impl_needs(impl) & ~have)) first = impl;
     }
     const char *in_use = crisp_impl_name((crisp_kernel)k);
-    CHILD_CHECK(first && strcmp(in_use, first) == 0, "%s runs %s, expected %s", crisp_kernel_name((crisp_kernel)k),
-                in_use, first ? first : "(none)");
+    CHILD_CHECK(first && strcmp(in_use, first) == 0, "%s runs %s, expected %s",
+                crisp_kernel_name((crisp_kernel)k), in_use, first ? first : "(none)");
   }
 
   /* What was selected computes: MD5 of "abc" (RFC 1321) and a Poly1305 tag
@@ -255,7 +261,8 @@ static void run_case(const char *label, const char *disable, const char *force, 
   if (pid == 0) run_child(label, disable, force, hidden);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) assert_int_equal(errno, EINTR);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) print_error("[%s] failed (status 0x%x)\n", label, status);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    print_error("[%s] failed (status 0x%x)\n", label, status);
   assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 

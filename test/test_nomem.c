@@ -19,10 +19,10 @@ extern void *__libc_realloc(void *old, size_t size);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void __libc_free(void *pointer);
 
-static int armed;              /* count allocations only between arm() and disarm() */
-static unsigned long seen;     /* allocations while armed */
-static unsigned long fail_at;  /* which one fails (1-based); 0: none */
-static int failed;             /* one did */
+static int armed;             /* count allocations only between arm() and disarm() */
+static unsigned long seen;    /* allocations while armed */
+static unsigned long fail_at; /* which one fails (1-based); 0: none */
+static int failed;            /* one did */
 
 /* 1 when this allocation is to fail. */
 static int allocation_fails(void) {
@@ -35,14 +35,24 @@ static int allocation_fails(void) {
   return 0;
 }
 
-void *malloc(size_t size) { return allocation_fails() ? NULL : __libc_malloc(size); }
-void *calloc(size_t count, size_t size) { return allocation_fails() ? NULL : __libc_calloc(count, size); }
-void *realloc(void *old, size_t size) { return allocation_fails() ? NULL : __libc_realloc(old, size); }
-void free(void *pointer) { __libc_free(pointer); }
+void *malloc(size_t size) {
+  return allocation_fails() ? NULL : __libc_malloc(size);
+}
+void *calloc(size_t count, size_t size) {
+  return allocation_fails() ? NULL : __libc_calloc(count, size);
+}
+void *realloc(void *old, size_t size) {
+  return allocation_fails() ? NULL : __libc_realloc(old, size);
+}
+void free(void *pointer) {
+  __libc_free(pointer);
+}
 void *aligned_alloc(size_t alignment, size_t size) {
   return allocation_fails() ? NULL : __libc_memalign(alignment, size);
 }
-void *memalign(size_t alignment, size_t size) { return allocation_fails() ? NULL : __libc_memalign(alignment, size); }
+void *memalign(size_t alignment, size_t size) {
+  return allocation_fails() ? NULL : __libc_memalign(alignment, size);
+}
 int posix_memalign(void **out, size_t alignment, size_t size) {
   if (allocation_fails()) return 12; /* ENOMEM */
   void *p = __libc_memalign(alignment, size);
@@ -56,7 +66,9 @@ static void arm(unsigned long which) {
   armed = 1;
 }
 
-static void disarm(void) { armed = 0; }
+static void disarm(void) {
+  armed = 0;
+}
 
 /* ---- the checks -------------------------------------------------------- */
 
@@ -118,11 +130,12 @@ static void test_mod_exp_nomem(void **state) {
           }
           paths_failed++;
           if (status != CRISP_E_NOMEM)
-            fail_msg("mod_exp %s n=%zu en=%zu: allocation %lu failed, status %d (%s), expected CRISP_E_NOMEM", name,
-                     n, en, k, status, crisp_strerror(status));
+            fail_msg("mod_exp %s n=%zu en=%zu: allocation %lu failed, status %d (%s), expected CRISP_E_NOMEM",
+                     name, n, en, k, status, crisp_strerror(status));
           for (size_t i = 0; i < MAX_LIMBS; i++)
             if (r[i] != POISON)
-              fail_msg("mod_exp %s n=%zu en=%zu: allocation %lu failed, but r[%zu] was written", name, n, en, k, i);
+              fail_msg("mod_exp %s n=%zu en=%zu: allocation %lu failed, but r[%zu] was written", name, n, en,
+                       k, i);
           assert_true(k < 100);
         }
       }
