@@ -8,6 +8,7 @@
 #   bash scripts/test.sh --quick    native stages only (no qemu, no arm64)
 #   bash scripts/test.sh --list     the stage names, in order
 #   bash scripts/test.sh STAGE...   only these stages (after the native build)
+#   bash scripts/test.sh mutate     the opt-in mutation check (scripts/mutate.sh)
 #
 # It installs what is missing first (scripts/setup.sh --arm64), then runs each
 # stage with a header and its wall time. A failed stage does not stop the
@@ -83,6 +84,8 @@ expect_output() {
 
 native_stages=(build native dispatch-cli symbols install)
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
+# Run only when named (bash scripts/test.sh mutate), never by default.
+optional_stages=(mutate)
 # sanitize valgrind constant-time tsan env-sweep fuzz (full run only)
 source "$root/scripts/hardening.sh"
 
@@ -99,6 +102,7 @@ describe_stage() {
     arm64-build) echo "arm64 cross build ($arm64_dir)" ;;
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
     arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
+    mutate) echo "opt-in: each bug in test/mutants/ planted in turn, a test must fail (scripts/mutate.sh)" ;;
     *) describe_hardening_stage "$1" ;;
   esac
 }
@@ -457,6 +461,10 @@ stage_dispatch-emulated() {
   expect_emulated_info Broadwell generic
 }
 
+stage_mutate() {
+  bash "$root/scripts/mutate.sh"
+}
+
 stage_arm64-build() {
   configure "$arm64_dir" --cross-file "$cross_file"
   meson compile -C "$arm64_dir"
@@ -490,13 +498,13 @@ for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --list)
-      for stage in "${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}"; do
+      for stage in "${native_stages[@]}" "${hardening_stages[@]}" "${emulated_stages[@]}" "${optional_stages[@]}"; do
         printf '%-18s %s\n' "$stage" "$(describe_stage "$stage")"
       done
       exit 0
       ;;
     -h | --help)
-      sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     -*)
