@@ -234,6 +234,30 @@ static void run_child(const char *label, const char *disable, const char *force,
                 crisp_kernel_name((crisp_kernel)k), in_use, first ? first : "(none)");
   }
 
+  /* crisp_force and crisp_use_impl refuse what the (masked) CPU lacks and
+   * take the rest; crisp_force(NULL) returns to the environment's cap. */
+  for (int level = 0; level < LEVEL_COUNT; level++) {
+    const int lacking = (level_needs(level) & ~have) != 0;
+    const int status = crisp_force(levels[level].name);
+    CHILD_CHECK(status == (lacking ? CRISP_E_UNSUPPORTED : CRISP_OK), "crisp_force(%s) = %d",
+                levels[level].name, status);
+    CHILD_CHECK(strcmp(crisp_level(), levels[lacking ? cap : level].name) == 0,
+                "after crisp_force(%s) level %s", levels[level].name, crisp_level());
+    if (!lacking) crisp_force(NULL);
+  }
+  CHILD_CHECK(strcmp(crisp_level(), levels[cap].name) == 0, "after crisp_force(NULL) level %s",
+              crisp_level());
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    for (size_t i = 0; i < crisp_impl_count((crisp_kernel)k); i++) {
+      const char *impl = crisp_impl_name_at((crisp_kernel)k, i);
+      if (!(impl_needs(impl) & ~have)) continue;
+      const int status = crisp_use_impl((crisp_kernel)k, impl);
+      CHILD_CHECK(status == CRISP_E_UNSUPPORTED, "crisp_use_impl(%s, %s) = %d on a CPU without its features",
+                  crisp_kernel_name((crisp_kernel)k), impl, status);
+    }
+    crisp_use_impl((crisp_kernel)k, NULL);
+  }
+
   /* What was selected computes: MD5 of "abc" (RFC 1321) and a Poly1305 tag
    * (RFC 8439 2.5.2). */
   static const uint8_t abc_md5[16] = {0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0,
