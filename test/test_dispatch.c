@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -580,6 +581,55 @@ static void test_force_bad_names(void **state) {
   assert_string_equal(crisp_level(), initial_level);
 }
 
+/* Level and implementation names are case-insensitive (README), and a near
+ * miss of either (a prefix, an extension, a stray space) is refused: the
+ * public-API side of what the CRYPTO_FORCE children check. */
+static void test_names_case_and_near_misses(void **state) {
+  (void)state;
+  char level[32];
+  for (size_t i = 0; nth_word(crisp_levels(), i, level, sizeof level); i++) {
+    const int expected = crisp_force(level);
+    char variant[40];
+    snprintf(variant, sizeof variant, "%s", level);
+    for (char *c = variant; *c; c++) *c = (char)toupper((unsigned char)*c);
+    assert_int_equal(crisp_force(variant), expected);
+    if (expected == CRISP_OK) assert_string_equal(crisp_level(), level);
+    variant[0] = (char)tolower((unsigned char)variant[0]); /* mixed case */
+    assert_int_equal(crisp_force(variant), expected);
+    const size_t len = strlen(level);
+    snprintf(variant, sizeof variant, "%.*s", (int)(len - 1), level); /* a prefix */
+    if (level_rank(variant, strlen(variant)) < 0) assert_int_equal(crisp_force(variant), CRISP_E_INVALID);
+    snprintf(variant, sizeof variant, "%sx", level);
+    assert_int_equal(crisp_force(variant), CRISP_E_INVALID);
+    snprintf(variant, sizeof variant, "%s ", level);
+    assert_int_equal(crisp_force(variant), CRISP_E_INVALID);
+  }
+  assert_int_equal(crisp_force(NULL), CRISP_OK);
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    const crisp_kernel kernel = (crisp_kernel)k;
+    const char *names[16];
+    const size_t n = test_supported_impls(kernel, names, 16);
+    for (size_t i = 0; i < n; i++) {
+      char variant[48];
+      snprintf(variant, sizeof variant, "%s", names[i]);
+      for (char *c = variant; *c; c++) *c = (char)toupper((unsigned char)*c);
+      assert_int_equal(crisp_use_impl(kernel, variant), CRISP_OK);
+      assert_string_equal(crisp_impl_name(kernel), names[i]);
+      snprintf(variant, sizeof variant, "%sx", names[i]);
+      assert_int_equal(crisp_use_impl(kernel, variant), CRISP_E_INVALID);
+      snprintf(variant, sizeof variant, "%s ", names[i]);
+      assert_int_equal(crisp_use_impl(kernel, variant), CRISP_E_INVALID);
+      snprintf(variant, sizeof variant, "%.*s", (int)strlen(names[i]) - 1, names[i]);
+      int is_a_name = 0;
+      for (size_t j = 0; j < crisp_impl_count(kernel); j++)
+        is_a_name |= strcasecmp(crisp_impl_name_at(kernel, j), variant) == 0;
+      if (!is_a_name) assert_int_equal(crisp_use_impl(kernel, variant), CRISP_E_INVALID);
+      assert_string_equal(crisp_impl_name(kernel), names[i]); /* refusals changed nothing */
+    }
+    assert_int_equal(crisp_use_impl(kernel, NULL), CRISP_OK);
+  }
+}
+
 /* A pin beats the level cap; unpinning returns to the cap's choice. */
 static void test_pins(void **state) {
   (void)state;
@@ -653,6 +703,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_tables, test_teardown_unpin),
       cmocka_unit_test_teardown(test_force_each_level, test_teardown_unpin),
       cmocka_unit_test_teardown(test_force_bad_names, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_names_case_and_near_misses, test_teardown_unpin),
       cmocka_unit_test_teardown(test_pins, test_teardown_unpin),
       cmocka_unit_test_teardown(test_cpu_description, test_teardown_unpin),
   };

@@ -1,10 +1,14 @@
 /* src/dispatch/cpu.c - turns cpu_features' report into crisp's feature bits.
  * cpu_features checks XCR0, so AVX and AVX-512 bits mean the OS saves those
- * registers too. Its bitfields are signed: a present feature reads -1. */
+ * registers too. Its bitfields are signed: a present feature reads -1.
+ * CRISP_CPU_DISABLE (feature names) hides features the CPU has, so tests can
+ * play a smaller CPU natively; it can only remove features, never add one. */
 #include "cpu.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "impl.h"
 
@@ -39,8 +43,32 @@ void crisp_cpu_feature_names(uint32_t features, char *out, size_t size) {
   }
 }
 
-#if defined(CRISP_ARCH_X86_64)
+/* The feature bits named in a CRISP_CPU_DISABLE value: names separated by
+ * commas or white space, case-insensitive; unknown names are ignored. */
+static uint32_t disabled_features(const char *value) {
+  static const char separators[] = ", \t\n";
+  uint32_t bits = 0;
+  while (value && *value) {
+    value += strspn(value, separators);
+    const size_t len = strcspn(value, separators);
+    for (size_t i = 0; i < sizeof feature_names / sizeof feature_names[0]; i++)
+      if (strlen(feature_names[i].name) == len && strncasecmp(value, feature_names[i].name, len) == 0)
+        bits |= feature_names[i].bit;
+    value += len;
+  }
+  return bits;
+}
+
+static crisp_cpu probe_hardware(void);
+
 crisp_cpu crisp_cpu_probe(void) {
+  crisp_cpu cpu = probe_hardware();
+  cpu.features &= ~disabled_features(getenv("CRISP_CPU_DISABLE"));
+  return cpu;
+}
+
+#if defined(CRISP_ARCH_X86_64)
+static crisp_cpu probe_hardware(void) {
   const X86Info info = GetX86Info();
   const X86Features f = info.features;
   crisp_cpu cpu = {0};
@@ -62,7 +90,7 @@ crisp_cpu crisp_cpu_probe(void) {
   return cpu;
 }
 #elif defined(CRISP_ARCH_ARM64)
-crisp_cpu crisp_cpu_probe(void) {
+static crisp_cpu probe_hardware(void) {
   const Aarch64Info info = GetAarch64Info();
   const Aarch64Features f = info.features;
   crisp_cpu cpu = {0};
@@ -72,7 +100,7 @@ crisp_cpu crisp_cpu_probe(void) {
   return cpu;
 }
 #else
-crisp_cpu crisp_cpu_probe(void) {
+static crisp_cpu probe_hardware(void) {
   crisp_cpu cpu = {0};
   snprintf(cpu.brand, sizeof cpu.brand, "unknown");
   return cpu;

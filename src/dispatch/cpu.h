@@ -10,7 +10,8 @@ typedef struct crisp_cpu {
   char brand[64];
 } crisp_cpu;
 
-/* Runs CPUID (or reads the auxiliary vector) once; the caller caches it. */
+/* Runs CPUID (or reads the auxiliary vector) once, less the features
+ * CRISP_CPU_DISABLE names; the caller caches it. */
 crisp_cpu crisp_cpu_probe(void);
 
 /* Writes the names of the bits set in features, space-separated. */
