@@ -15,12 +15,8 @@
  * a b 2^(-64n); crisp_bn_mod_exp_avx512ifma stays in radix 2^52 throughout.
  * Conversions run eight digits (or limbs) per 512-bit vector with permutes
  * and variable shifts.
- * Measured on AMD Zen 5 (Turin, virtualised), best of 60 interleaved runs:
- * mont_mul per call (conversions included) 1536-bit 872, 2048-bit 1040,
- * 3072-bit 1844, 4096-bit 3406 TSC ticks against 1147, 1904, 4002, 6712 for
- * the MULX/ADX kernel and 1114, 1998, 4426, 7871 for OpenSSL 3.0
- * BN_mod_mul_montgomery (2048-bit: 1.9x; the AMM alone is 708 of the 1040);
- * at 1024 bits the standalone calls go to the MULX/ADX kernel (595 vs 547). */
+ * The per-call figures against the MULX/ADX kernel and OpenSSL are in the
+ * README's performance section (`crisp bench --kernel bn_mont_mul`). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -34,7 +30,7 @@
 /* Zeroes whole 64-byte lines from p, enough to cover bytes (every buffer
  * passed has room for the rounding). gcc expands a bounded variable-length
  * memset into rep stos, which takes about 30 cycles to start (several per
- * call add up to a tenth of a 2048-bit product); a constant 64-byte
+ * call add up to a noticeable share of a 2048-bit product); a constant 64-byte
  * crisp_wipe is one vector store. */
 static inline void wipe_lines(void *p, size_t bytes) {
   unsigned char *line = p;
@@ -289,9 +285,9 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   wipe_lines(operands, 2 * k * sizeof(uint64_t));
 }
 
-/* Sizes where one converted IFMA call beats the MULX/ADX kernel (measured
- * on Zen 5: at 1024 bits the conversions cost more than the vectors save,
- * 595 vs 547 TSC ticks; from 1536 bits up IFMA wins, 872 vs 1147). mod_exp
+/* Sizes where one converted IFMA call beats the MULX/ADX kernel: at 1024
+ * bits converting both ways per call costs more than the vectors save; from
+ * 1536 bits up the vectors win (README, performance section). mod_exp
  * converts only once, so it uses every size crisp_bn52_limbs knows. */
 static int ifma_wins_per_call(size_t n) { return n >= 24 && crisp_bn52_limbs(n) != 0; }
 

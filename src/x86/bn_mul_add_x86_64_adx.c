@@ -1,7 +1,5 @@
 /* src/x86/bn_mul_add_x86_64_adx.c - z += x * k, returning the carry limb, MULX + ADCX/ADOX (BMI2, ADX).
- * Radix 2^64, one adx row, 8 limbs per unrolled block. Any length.
- * Measured on AMD Zen 5 (Turin, virtualised): 1.0-1.25 TSC ticks per limb
- * from 16 to 64 limbs (GMP 6.2.1 mpn_addmul_1: 1.45-1.55). */
+ * Radix 2^64, one adx row, 8 limbs per unrolled block. Any length. */
 #include "x86/bn_rows_x86_64.h"
 #include "x86/bn_x86_64.h"
 

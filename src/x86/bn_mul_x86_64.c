@@ -2,9 +2,7 @@
  * Radix 2^64. Schoolbook rows (mulq rows, 8 limbs per unrolled block) below
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for
- * 512- to 16384-bit operands.
- * Measured on AMD Zen 5 (Turin, virtualised): 1024-bit 382, 2048-bit 1295,
- * 4096-bit 4100 TSC ticks (the MULX/ADX kernel: 241, 863, 2763). */
+ * 512- to 16384-bit operands. */
 #include "x86/bn_flavour_mulq.h"
 
 void crisp_bn_mul_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
