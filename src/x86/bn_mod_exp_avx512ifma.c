@@ -40,6 +40,19 @@ static void power_of_two_mod(crisp_limb *x, const crisp_limb *m, size_t n, size_
   for (size_t d = 0; d < doublings; d++) bn_double_mod(x, m, n, difference);
 }
 
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0) {
+  /* With 52k = odd * 2^s, start from R' 2^odd and square s times, each
+   * almost-Montgomery square doubling the power above R'. */
+  const size_t exponent = CRISP_BN52_BITS * k;
+  unsigned s = 0;
+  while (!((exponent >> s) & 1)) s++;
+  crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
+  power_of_two_mod(power, m, n, exponent + (exponent >> s) - LIMB_BITS * (n - 1));
+  crisp_bn52_from64(square, k, power, n, 0);
+  crisp_wipe(power, n * sizeof(crisp_limb));
+  for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
+}
+
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                 const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
@@ -55,15 +68,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   const uint64_t k0 = minv & CRISP_BN52_MASK;
   crisp_bn52_from64(m52, k, m, n, 0);
 
-  /* R'^2 mod m: with 52k = odd * 2^s, start from R' 2^odd and square s
-   * times, each almost-Montgomery square doubling the power above R'. */
-  const size_t exponent = CRISP_BN52_BITS * k;
-  unsigned s = 0;
-  while (!((exponent >> s) & 1)) s++;
-  crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
-  power_of_two_mod(power, m, n, exponent + (exponent >> s) - LIMB_BITS * (n - 1));
-  crisp_bn52_from64(square, k, power, n, 0);
-  for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
+  crisp_bn52_r2(square, m, n, m52, k, k0);
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   memset(spare, 0, k * sizeof(uint64_t));
