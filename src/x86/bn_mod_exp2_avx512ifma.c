@@ -128,20 +128,22 @@ static amm2_fn *amm2_for(size_t k) {
 }
 
 /* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
- * read, the wanted one kept by a lane mask. */
+ * read, the wanted one kept by a lane mask. One output vector at a time,
+ * so its accumulator stays in a register across the whole scan. */
 static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries, const crisp_limb index[2],
                     size_t stride) {
   const size_t vectors = stride / LANES;
   for (int l = 0; l < 2; l++) {
-    __m512i acc[MAX_VECTORS];
-    for (size_t v = 0; v < vectors; v++) acc[v] = _mm512_setzero_si512();
     const __m512i wanted = _mm512_set1_epi64((long long)index[l]);
-    for (size_t j = 0; j < entries; j++) {
-      const __mmask8 take = _mm512_cmpeq_epi64_mask(wanted, _mm512_set1_epi64((long long)j));
-      const __m512i *entry = (const __m512i *)(table[l] + j * stride);
-      for (size_t v = 0; v < vectors; v++) acc[v] = _mm512_mask_mov_epi64(acc[v], take, _mm512_load_si512(entry + v));
+    for (size_t v = 0; v < vectors; v++) {
+      __m512i acc = _mm512_setzero_si512();
+      const __m512i *entry = (const __m512i *)table[l] + v;
+      for (size_t j = 0; j < entries; j++, entry += vectors) {
+        const __mmask8 take = _mm512_cmpeq_epi64_mask(wanted, _mm512_set1_epi64((long long)j));
+        acc = _mm512_mask_mov_epi64(acc, take, _mm512_load_si512(entry));
+      }
+      _mm512_store_si512((__m512i *)out[l] + v, acc);
     }
-    for (size_t v = 0; v < vectors; v++) _mm512_store_si512((__m512i *)out[l] + v, acc[v]);
   }
 }
 
