@@ -38,19 +38,22 @@ static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; 
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
- * b. The accumulator of each lane lives in two halves (low and high
- * products), as in the single kernel. */
+ * b. Unlike the single kernel, each lane keeps one accumulator (low and
+ * high products added into the same vectors): its dependency chain per
+ * step is longer, but the other lane covers that, and one shift per vector
+ * and step instead of two leaves the vector pipes more room for the
+ * multiplies, which bound this loop. */
 static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2], const uint64_t *const a[2],
                                                              const uint64_t *const b[2], const uint64_t *const m[2],
                                                              const uint64_t k0[2], const int vectors,
                                                              const int digits) {
-  __m512i low[2][MAX_VECTORS], high[2][MAX_VECTORS];
+  __m512i acc[2][MAX_VECTORS];
   const __m512i zero = _mm512_setzero_si512();
   uint64_t lane0[2] = {0, 0}, carry[2] = {0, 0};
   uint64_t a0[2], a1[2], m0[2], m1[2];
   for (int l = 0; l < 2; l++) {
 #pragma GCC unroll 5
-    for (int v = 0; v < vectors; v++) low[l][v] = high[l][v] = zero;
+    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
     a0[l] = a[l][0], a1[l] = a[l][1], m0[l] = m[l][0], m1[l] = m[l][1];
   }
   for (int i = 0; i < digits; i++) {
@@ -64,8 +67,7 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
       const unsigned __int128 my = (unsigned __int128)m0[l] * y;
       const uint64_t dropped = (t + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
       /* the second lane before this step becomes the lowest after it */
-      const __m128i bottom = _mm_add_epi64(_mm512_castsi512_si128(low[l][0]), _mm512_castsi512_si128(high[l][0]));
-      const uint64_t second = (uint64_t)_mm_extract_epi64(bottom, 1);
+      const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[l][0]), 1);
       lane0[l] = second + ((a1[l] * bi) & CRISP_BN52_MASK) + ((m1[l] * y) & CRISP_BN52_MASK) +
                  (uint64_t)(ab >> CRISP_BN52_BITS) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
       carry[l] = dropped;
@@ -74,20 +76,16 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
       const __m512i *av = (const __m512i *)a[l], *mv = (const __m512i *)m[l];
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
-        low[l][v] = _mm512_madd52lo_epu64(low[l][v], _mm512_load_si512(av + v), bv);
-        low[l][v] = _mm512_madd52lo_epu64(low[l][v], _mm512_load_si512(mv + v), yv);
+        acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+        acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
       }
 #pragma GCC unroll 5
-      for (int v = 0; v < vectors - 1; v++) {
-        low[l][v] = _mm512_alignr_epi64(low[l][v + 1], low[l][v], 1);
-        high[l][v] = _mm512_alignr_epi64(high[l][v + 1], high[l][v], 1);
-      }
-      low[l][vectors - 1] = _mm512_alignr_epi64(zero, low[l][vectors - 1], 1);
-      high[l][vectors - 1] = _mm512_alignr_epi64(zero, high[l][vectors - 1], 1);
+      for (int v = 0; v < vectors - 1; v++) acc[l][v] = _mm512_alignr_epi64(acc[l][v + 1], acc[l][v], 1);
+      acc[l][vectors - 1] = _mm512_alignr_epi64(zero, acc[l][vectors - 1], 1);
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
-        high[l][v] = _mm512_madd52hi_epu64(high[l][v], _mm512_load_si512(av + v), bv);
-        high[l][v] = _mm512_madd52hi_epu64(high[l][v], _mm512_load_si512(mv + v), yv);
+        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
       }
     }
   }
@@ -96,7 +94,7 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
   for (int l = 0; l < 2; l++) {
 #pragma GCC unroll 5
     for (int v = 0; v < vectors; v++)
-      _mm512_store_si512((__m512i *)r[l] + v, _mm512_add_epi64(low[l][v], high[l][v]));
+      _mm512_store_si512((__m512i *)r[l] + v, acc[l][v]);
     uint64_t c = carry[l];
     for (int j = 0; j < digits; j++) {
       const uint64_t sum = r[l][j] + c;
