@@ -2,9 +2,10 @@
  * operation by the Chinese remainder theorem. c is reduced mod p and mod q
  * by Montgomery reductions (no division), both exponentiations run in one
  * crisp_bn_mod_exp2 call, Garner's formula recombines them, and, when the
- * public exponent is given, r^e mod p*q is compared with c before r is
- * released (a fault in one half would otherwise hand out a value whose gcd
- * with p*q is a factor: the Bellcore attack).
+ * public exponent is given, r^e = c mod p*q is checked before r is released
+ * (a fault in one half would otherwise hand out a value whose gcd with p*q
+ * is a factor: the Bellcore attack), as r^e = c mod p and mod q, each at
+ * half the size.
  * p, q and everything derived from them are secret, so after the public
  * checks (pointers, sizes, overlaps) nothing branches: the key and range
  * checks become masks, every step always runs, and the status and what is
@@ -21,13 +22,13 @@
 #define LIMB_BYTES sizeof(crisp_limb)
 #define LIMB_BITS 64
 
-/* Scratch, in half-size (h) units: six h-limb values, then six 2h-limb
+/* Scratch, in half-size (h) units: eight h-limb values, then four 2h-limb
  * values. */
-enum { SCRATCH_HALVES = 6 + 2 * 6 };
+enum { SCRATCH_HALVES = 8 + 2 * 4 };
 
 typedef struct crt_scratch {
-  crisp_limb *cp, *cq, *m1, *m2, *r2p, *r2q;      /* h limbs each */
-  crisp_limb *wide, *n, *result, *r2n, *x, *acc; /* 2h limbs each */
+  crisp_limb *cp, *cq, *m1, *m2, *r2p, *r2q, *base, *acc; /* h limbs each */
+  crisp_limb *wide, *n, *result, *x;                      /* 2h limbs each (x: h used) */
 } crt_scratch;
 
 /* -m0^-1 mod 2^64 by Newton's iteration, without crisp_bn_mont_inv's
@@ -53,37 +54,43 @@ static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, 
   crisp_active_bn_mont_mul()->mont_mul(out, tmp, r2, m, h, minv);
 }
 
-/* out = x^e mod n (nn limbs) for the public exponent e: left-to-right
- * square and multiply over the Montgomery kernels, branching on e's bits
- * only. r2n, base and acc are nn limbs of scratch each. */
-static void public_power(crisp_limb *out, const crisp_limb *x, const crisp_limb *e, size_t en, const crisp_limb *n,
-                         size_t nn, crisp_limb *r2n, crisp_limb *base, crisp_limb *acc) {
+/* All ones when x^e mod m differs from want, for the public exponent e:
+ * left-to-right square and multiply over the Montgomery kernels, branching
+ * on e's bits only. x (2h limbs) is destroyed; r2 = R^2 mod m; base, acc,
+ * out and tmp are h limbs of scratch each. */
+static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, const crisp_limb *m,
+                                const crisp_limb *r2, crisp_limb minv, const crisp_limb *want, size_t h,
+                                crisp_limb *base, crisp_limb *acc, crisp_limb *out, crisp_limb *tmp) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
-  const crisp_limb ninv = mont_inv(n[0]);
-  crisp_bn_mont_r2_checked(r2n, n, nn, ninv, sqr);
-  mul->mont_mul(base, x, r2n, n, nn, ninv); /* x R mod n */
+  bn_mont_reduce(tmp, x, m, h, minv, bn_addmul_row); /* x R^-1 mod m */
+  mul->mont_mul(base, tmp, r2, m, h, minv);           /* x mod m */
+  mul->mont_mul(tmp, base, r2, m, h, minv);           /* x R mod m */
+  memcpy(base, tmp, h * LIMB_BYTES);
   int started = 0;
   for (size_t bit = en * LIMB_BITS; bit-- > 0;) {
     if (started) {
-      sqr->mont_sqr(out, acc, n, nn, ninv);
-      memcpy(acc, out, nn * LIMB_BYTES);
+      sqr->mont_sqr(out, acc, m, h, minv);
+      memcpy(acc, out, h * LIMB_BYTES);
     }
     if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) {
       if (started)
-        mul->mont_mul(out, acc, base, n, nn, ninv);
+        mul->mont_mul(out, acc, base, m, h, minv);
       else
-        memcpy(out, base, nn * LIMB_BYTES);
-      memcpy(acc, out, nn * LIMB_BYTES);
+        memcpy(out, base, h * LIMB_BYTES);
+      memcpy(acc, out, h * LIMB_BYTES);
       started = 1;
     }
   }
-  memset(r2n, 0, nn * LIMB_BYTES); /* now the constant 1 */
-  r2n[0] = 1;
+  memset(tmp, 0, h * LIMB_BYTES); /* the constant 1 */
+  tmp[0] = 1;
   if (started)
-    mul->mont_mul(out, acc, r2n, n, nn, ninv); /* out of Montgomery form */
+    mul->mont_mul(out, acc, tmp, m, h, minv); /* out of Montgomery form */
   else
-    memcpy(out, r2n, nn * LIMB_BYTES); /* x^0 */
+    memcpy(out, tmp, h * LIMB_BYTES); /* x^0 */
+  crisp_limb differ = 0;
+  for (size_t i = 0; i < h; i++) differ |= out[i] ^ want[i];
+  return nonzero_mask(differ);
 }
 
 /* z[0..n) += x[0..xn) for xn <= n, carry dropped (the caller knows the sum
@@ -130,27 +137,31 @@ static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const cr
   if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
   if (fault) fault(s->m1, h);
 
-  /* Garner: hq = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
-   * exceed p); result = m2 + hq q < p q. */
+  /* Garner: h = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
+   * exceed p); result = m2 + h q < p q. */
+  crisp_limb *const m2p = s->acc, *const diff = s->base, *const tmp = s->x;
   memcpy(s->wide, s->m2, h * LIMB_BYTES);
   memset(s->wide + h, 0, h * LIMB_BYTES);
-  reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x); /* cp = m2 mod p */
-  const crisp_limb borrow = bn_sub_row(s->cq, s->m1, s->cp, h); /* cq = m1 - m2 */
+  reduce_wide(m2p, s->wide, p, s->r2p, h, pinv, tmp);
+  const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
   const crisp_limb add_p = 0 - bn_value_barrier(borrow);
-  for (size_t i = 0; i < h; i++) s->x[i] = p[i] & add_p;
-  add_into(s->cq, h, s->x, h); /* + p when it borrowed */
-  mul->mont_mul(s->x, qinv, s->r2p, p, h, pinv);     /* qinv R mod p */
-  mul->mont_mul(s->cp, s->x, s->cq, p, h, pinv);     /* qinv (m1 - m2) mod p */
-  crisp_active_bn_mul()->mul(s->result, s->cp, h, q, h);
+  for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
+  add_into(diff, h, tmp, h); /* + p when it borrowed */
+  mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */
+  mul->mont_mul(s->acc, tmp, diff, p, h, pinv);  /* qinv (m1 - m2) mod p */
+  crisp_active_bn_mul()->mul(s->result, s->acc, h, q, h);
   add_into(s->result, nn, s->m2, h);
 
-  /* The fault check: r^e mod n against c. */
+  /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the same
+   * thing, since p and q are coprime, at half the size): against the
+   * reductions of c the exponentiations started from. */
   crisp_limb mismatch = 0;
   if (e) {
-    public_power(s->wide, s->result, e, en, s->n, nn, s->r2n, s->x, s->acc);
-    crisp_limb differ = 0;
-    for (size_t i = 0; i < nn; i++) differ |= s->wide[i] ^ c[i];
-    mismatch = ~bad_key & ~bad_range & nonzero_mask(differ);
+    memcpy(s->wide, s->result, nn * LIMB_BYTES);
+    crisp_limb differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
+    memcpy(s->wide, s->result, nn * LIMB_BYTES);
+    differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+    mismatch = ~bad_key & ~bad_range & differ;
   }
 
   /* r: untouched on a bad key or range, zero on a mismatch, else result. */
@@ -178,10 +189,10 @@ int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_
   crisp_limb *block = malloc(limbs * LIMB_BYTES);
   if (!block) return CRISP_E_NOMEM;
   crt_scratch s;
-  crisp_limb **const halves[] = {&s.cp, &s.cq, &s.m1, &s.m2, &s.r2p, &s.r2q};
-  crisp_limb **const wides[] = {&s.wide, &s.n, &s.result, &s.r2n, &s.x, &s.acc};
-  for (size_t i = 0; i < 6; i++) *halves[i] = block + i * h;
-  for (size_t i = 0; i < 6; i++) *wides[i] = block + 6 * h + i * nn;
+  crisp_limb **const halves[] = {&s.cp, &s.cq, &s.m1, &s.m2, &s.r2p, &s.r2q, &s.base, &s.acc};
+  crisp_limb **const wides[] = {&s.wide, &s.n, &s.result, &s.x};
+  for (size_t i = 0; i < 8; i++) *halves[i] = block + i * h;
+  for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
   /* r is written last, after the check has read c: r == c is safe. */
   const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
   crisp_wipe(block, limbs * LIMB_BYTES);
