@@ -33,7 +33,7 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
 
 /* x[0..n) = 2^(64(n-1) + doublings) mod m by doubling with a masked
  * subtraction (m may be secret: an RSA prime). Each doubling shifts and
- * subtracts m in one pass, the borrow kept in the carry flag, then keeps
+ * subtracts m in one pass, then keeps
  * 2x or 2x - m by mask: a hundred or more doublings per call made the
  * three-pass bn_double_mod a visible part of a 1024-bit exponentiation. */
 static void power_of_two_mod(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
@@ -41,15 +41,17 @@ static void power_of_two_mod(crisp_limb *x, const crisp_limb *m, size_t n, size_
   memset(x, 0, n * sizeof(crisp_limb));
   x[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
   for (size_t d = 0; d < doublings; d++) {
-    unsigned char borrow = 0;
-    crisp_limb shifted_out = 0;
+    crisp_limb borrow = 0, shifted_out = 0;
     for (size_t i = 0; i < n; i++) {
       const crisp_limb doubled = x[i] << 1 | shifted_out;
       shifted_out = x[i] >> 63;
       x[i] = doubled;
-      unsigned long long limb;
-      borrow = _subborrow_u64(borrow, doubled, m[i], &limb);
-      difference[i] = limb;
+      /* a 128-bit difference: the compiler's subtract-with-borrow, and
+       * plain arithmetic to MemorySanitizer (which checks carry
+       * intrinsics' inputs strictly) */
+      const unsigned __int128 d = (unsigned __int128)doubled - m[i] - borrow;
+      difference[i] = (crisp_limb)d;
+      borrow = (crisp_limb)(d >> 64) & 1;
     }
     /* 2x < 2m: keep 2x only when it did not carry out and is below m */
     const crisp_limb keep = 0 - bn_value_barrier(borrow & (shifted_out ^ 1));
