@@ -11,7 +11,8 @@
  * checks become masks, every step always runs, and the status and what is
  * written to r are chosen by those masks at the end. The only branches on
  * secret-derived bits are p's and q's lowest bit (odd, as every prime but
- * 2), which crisp_bn_mont_inv and the exponentiation front-end test. */
+ * 2), which crisp_bn_mont_inv tests, and, for one-limb halves only,
+ * whether p or q is 1 (the single exponentiation's special case). */
 #include <stdlib.h>
 
 #include "bn_internal.h"
@@ -45,9 +46,9 @@ static crisp_limb nonzero_mask(crisp_limb x) {
   return 0 - ((x | (0 - x)) >> 63);
 }
 
-/* out = x mod m for x of 2h limbs below m R (R = 2^(64h)): a Montgomery
- * reduction gives x R^-1, a product with R^2 puts R back. wide is 2h limbs
- * of scratch (x may be it); tmp h limbs. */
+/* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide
+ * (destroyed): a Montgomery reduction gives x R^-1, a product with R^2 puts
+ * R back. tmp is h limbs of scratch. */
 static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2, size_t h,
                         crisp_limb minv, crisp_limb *tmp) {
   bn_mont_reduce(tmp, wide, m, h, minv, bn_addmul_row);

@@ -82,7 +82,9 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * p < q both work). Both exponentiations run together (crisp_bn_mod_exp2),
  * then Garner's recombination r = m2 + q * (qinv (m1 - m2) mod p).
  * Constant time in every secret: c, p, q, dp, dq, qinv and r steer no
- * branch and no memory address; time depends only on half, en and e.
+ * branch and no memory address; time depends only on half, en and e (the
+ * one fact about p and q a branch tests is that they are odd, and with
+ * half == 1 that neither is 1).
  * When e is not NULL it is the public exponent (en limbs) and the result is
  * checked before it is returned: r^e must equal c mod p*q, otherwise (a
  * fault during the computation, which would leak a factor of p*q) r is
