@@ -46,6 +46,7 @@ typedef struct bench_case {
   crisp_limb *out;                        /* 2 * limbs + 1 */
   size_t limbs;
   crisp_limb minv; /* crisp_bn_mont_inv(modulus[0]) */
+  const struct bench_rsa_key *rsa; /* rsa_private: the key (modulus is its n, x the input c) */
 } bench_case;
 
 /* Code that performs a case's operation `iterations` times. */

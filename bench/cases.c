@@ -1,10 +1,12 @@
 /* bench/cases.c - inputs for each benchmark case: messages and keys for the
  * hashes, and big-integer operands that satisfy each function's contract
- * (odd modulus with its top bit set, operands below it). */
+ * (odd modulus with its top bit set, operands below it; for the RSA rows
+ * a fixed key from rsa_keys.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "rsa_keys.h"
 
 /* Deterministic inputs so runs compare; the values never steer timing. */
 static uint64_t next_random(uint64_t *state) {
@@ -30,6 +32,13 @@ static int bignum_init(bench_case *c, uint64_t *random) {
   /* Below the modulus: a smaller top limb suffices. */
   c->x[n - 1] %= c->modulus[n - 1];
   c->y[n - 1] %= c->modulus[n - 1];
+  /* rsa_private: n of a fixed key, the input c below it */
+  if (!strcmp(c->kernel, "rsa_private")) {
+    c->rsa = bench_rsa_key_for(c->size);
+    if (!c->rsa || 2 * c->rsa->half != n) return -1;
+    memcpy(c->modulus, c->rsa->n, n * sizeof *c->modulus);
+    c->x[n - 1] %= c->modulus[n - 1];
+  }
   c->minv = crisp_bn_mont_inv(c->modulus[0]);
   return 0;
 }

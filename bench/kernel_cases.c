@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "rsa_keys.h"
 
 static void run_md5(void *state, const bench_case *c, size_t iterations) {
   uint8_t digest[CRISP_MD5_DIGEST_SIZE];
@@ -65,6 +66,25 @@ static void run_mod_exp(void *state, const bench_case *c, size_t iterations) {
     crisp_bn_mod_exp(c->out, c->x, c->exponent, c->limbs, c->modulus, c->limbs);
 }
 
+/* Two exponentiations at once: x and y to the same exponent, both mod the
+ * case's modulus (the time depends on the sizes only). */
+static void run_mod_exp2(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  for (size_t i = 0; i < iterations; i++)
+    crisp_bn_mod_exp2(c->out, c->out + c->limbs, c->x, c->y, c->exponent, c->exponent, c->limbs, c->modulus,
+                      c->modulus, c->limbs);
+}
+
+/* The RSA private operation by CRT, with the fault check (e given), as
+ * OpenSSL checks its CRT result. */
+static void run_rsa_private(void *state, const bench_case *c, size_t iterations) {
+  (void)state;
+  const bench_rsa_key *key = c->rsa;
+  const crisp_limb e[1] = {BENCH_RSA_E};
+  for (size_t i = 0; i < iterations; i++)
+    crisp_bn_mod_exp_crt(c->out, c->x, key->p, key->q, key->dp, key->dq, key->qinv, key->half, e, 1);
+}
+
 static const bench_routine md5_routine = {"md5", "crisp", "crisp_md5", NULL, run_md5, NULL};
 static const bench_routine md5_many_routine = {"md5_many", "crisp", "crisp_md5_many", NULL, run_md5_many, NULL};
 static const bench_routine poly1305_routine = {"poly1305", "crisp", "crisp_poly1305", NULL, run_poly1305, NULL};
@@ -77,6 +97,10 @@ static const bench_routine bn_mont_mul_routine = {"bn_mont_mul", "crisp", "crisp
 static const bench_routine bn_mont_sqr_routine = {"bn_mont_sqr", "crisp", "crisp_bn_mont_sqr", NULL, run_bn_mont_sqr,
                                                   NULL};
 static const bench_routine mod_exp_routine = {"mod_exp", "crisp", "crisp_bn_mod_exp", NULL, run_mod_exp, NULL};
+static const bench_routine mod_exp2_routine = {"bn_mod_exp2", "crisp", "crisp_bn_mod_exp2", NULL, run_mod_exp2,
+                                               NULL};
+static const bench_routine rsa_private_routine = {"rsa_private", "crisp", "crisp_bn_mod_exp_crt", NULL,
+                                                  run_rsa_private, NULL};
 
 #define BYTES 0
 #define BITS 1
@@ -94,6 +118,11 @@ const bench_spec bench_specs[] = {
     /* Not a kernel: the exponentiation built on the two Montgomery kernels. */
     {"mod_exp", {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR}, 2, &mod_exp_routine, BITS, 1,
      {1024, 2048, 3072, 4096}},
+    /* Sizes are bits per modulus; two exponentiations per operation. */
+    {"bn_mod_exp2", {CRISP_KERNEL_BN_MOD_EXP2}, 1, &mod_exp2_routine, BITS, 1, {1024, 1536, 2048}},
+    /* Not a kernel: the RSA private operation by CRT (sizes: bits of n). */
+    {"rsa_private", {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL}, 2, &rsa_private_routine, BITS, 1,
+     {2048, 3072, 4096}},
 };
 const size_t bench_spec_count = sizeof bench_specs / sizeof bench_specs[0];
 

@@ -1,13 +1,18 @@
 /* bench/peers_openssl.c - OpenSSL 3 as a benchmark peer: MD5() and the EVP
  * digest, EVP_MAC POLY1305 keyed per message (like crisp's one-shot),
- * BN_mod_mul_montgomery and BN_mod_exp_mont_consttime. */
+ * BN_mod_mul_montgomery and BN_mod_exp_mont_consttime (twice for
+ * bn_mod_exp2), and the raw RSA private operation through EVP. */
 #define OPENSSL_SUPPRESS_DEPRECATED /* MD5() is the fastest OpenSSL path for short messages */
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/md5.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
 #include <stdlib.h>
 
 #include "bench.h"
+#include "rsa_keys.h"
 
 static void run_md5(void *state, const bench_case *c, size_t iterations) {
   unsigned char digest[MD5_DIGEST_LENGTH];
@@ -144,12 +149,91 @@ static void run_mod_exp(void *opaque, const bench_case *c, size_t iterations) {
     BN_mod_exp_mont_consttime(state->result, state->x, state->exponent, state->modulus, state->ctx, NULL);
 }
 
+/* bn_mod_exp2's peer: the two exponentiations one after the other. */
+static void run_mod_exp_twice(void *opaque, const bench_case *c, size_t iterations) {
+  struct bignum *state = opaque;
+  (void)c;
+  for (size_t i = 0; i < iterations; i++) {
+    BN_mod_exp_mont_consttime(state->result, state->x, state->exponent, state->modulus, state->ctx, NULL);
+    BN_mod_exp_mont_consttime(state->result, state->y, state->exponent, state->modulus, state->ctx, NULL);
+  }
+}
+
 static void teardown_bignum(void *opaque) {
   struct bignum *state = opaque;
   BN_free(state->x), BN_free(state->y), BN_free(state->modulus), BN_free(state->exponent);
   BN_free(state->result);
   BN_MONT_CTX_free(state->mont);
   BN_CTX_free(state->ctx);
+  free(state);
+}
+
+struct rsa {
+  EVP_PKEY *key;
+  EVP_PKEY_CTX *ctx;
+  unsigned char in[CRISP_BN_MONT_MAX_LIMBS * 8], out[CRISP_BN_MONT_MAX_LIMBS * 8];
+  size_t bytes;
+};
+
+static void teardown_rsa(void *opaque);
+
+static int push(OSSL_PARAM_BLD *build, const char *name, const crisp_limb *limbs, size_t n, BIGNUM **keep) {
+  *keep = from_limbs(limbs, n);
+  return *keep && OSSL_PARAM_BLD_push_BN(build, name, *keep);
+}
+
+/* The case's key as an EVP_PKEY with its CRT parameters, and a decrypt
+ * context with RSA_NO_PADDING: OpenSSL's private operation, blinding on as
+ * by default. */
+static void *setup_rsa(const bench_case *c) {
+  struct rsa *state = calloc(1, sizeof *state);
+  if (!state) return NULL;
+  const bench_rsa_key *k = c->rsa;
+  const crisp_limb e[1] = {BENCH_RSA_E};
+  BIGNUM *numbers[8] = {NULL};
+  OSSL_PARAM_BLD *build = OSSL_PARAM_BLD_new();
+  OSSL_PARAM *params = NULL;
+  EVP_PKEY_CTX *from = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+  int ok = build && from && push(build, OSSL_PKEY_PARAM_RSA_N, k->n, 2 * k->half, &numbers[0]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_E, e, 1, &numbers[1]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_D, k->d, 2 * k->half, &numbers[2]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p, k->half, &numbers[3]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q, k->half, &numbers[4]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp, k->half, &numbers[5]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq, k->half, &numbers[6]) &&
+           push(build, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->qinv, k->half, &numbers[7]) &&
+           (params = OSSL_PARAM_BLD_to_param(build)) != NULL && EVP_PKEY_fromdata_init(from) == 1 &&
+           EVP_PKEY_fromdata(from, &state->key, EVP_PKEY_KEYPAIR, params) == 1;
+  if (ok) {
+    state->ctx = EVP_PKEY_CTX_new(state->key, NULL);
+    ok = state->ctx && EVP_PKEY_decrypt_init(state->ctx) == 1 &&
+         EVP_PKEY_CTX_set_rsa_padding(state->ctx, RSA_NO_PADDING) == 1;
+  }
+  state->bytes = 16 * k->half;
+  for (size_t i = 0; i < state->bytes; i++)
+    state->in[i] = (unsigned char)(c->x[(state->bytes - 1 - i) / 8] >> (8 * ((state->bytes - 1 - i) % 8)));
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(build);
+  EVP_PKEY_CTX_free(from);
+  for (int i = 0; i < 8; i++) BN_free(numbers[i]);
+  if (ok) return state;
+  teardown_rsa(state);
+  return NULL;
+}
+
+static void run_rsa(void *opaque, const bench_case *c, size_t iterations) {
+  struct rsa *state = opaque;
+  (void)c;
+  for (size_t i = 0; i < iterations; i++) {
+    size_t length = sizeof state->out;
+    EVP_PKEY_decrypt(state->ctx, state->out, &length, state->in, state->bytes);
+  }
+}
+
+static void teardown_rsa(void *opaque) {
+  struct rsa *state = opaque;
+  EVP_PKEY_CTX_free(state->ctx);
+  EVP_PKEY_free(state->key);
   free(state);
 }
 
@@ -161,5 +245,7 @@ const bench_routine bench_openssl_routines[] = {
     {"bn_mont_mul", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_mul, teardown_bignum},
     {"bn_mont_sqr", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_sqr, teardown_bignum},
     {"mod_exp", "openssl", "BN_mod_exp_mont_consttime", setup_bignum, run_mod_exp, teardown_bignum},
+    {"bn_mod_exp2", "openssl", "BN_mod_exp_mont_consttime x2", setup_bignum, run_mod_exp_twice, teardown_bignum},
+    {"rsa_private", "openssl", "EVP_PKEY_decrypt RSA_NO_PADDING", setup_rsa, run_rsa, teardown_rsa},
 };
 const size_t bench_openssl_routine_count = sizeof bench_openssl_routines / sizeof bench_openssl_routines[0];

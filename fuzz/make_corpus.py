@@ -77,6 +77,17 @@ seeds = {
         size(32) + b"\x02\x00" + limbs(32, 6) + b"\x00" + limbs(32) + limbs(2, 2),
         size(64) + b"\x01\x00" + limbs(64, 6) + b"\x00" + limbs(64) + limbs(1),
     ],
+    # n, en, in place, m0, m1, b0, b1, e0, e1: the dual kernel's sizes and others
+    "bn_mod_exp2": [
+        size(n) + bytes([en, alias]) + limbs(n, 6) + limbs(n, 6) + b"\x00" + limbs(n) + b"\x01"
+        + b"".join(limbs(en, shape) for shape in (0, 2) if en)
+        for n, en, alias in ((1, 1, 0), (2, 0, 1), (16, 4, 0), (16, 1, 1), (24, 2, 0), (32, 3, 1), (33, 1, 0))
+    ],
+    # half, p, q, dp, dq, qinv below p, c
+    "bn_mod_exp_crt": [
+        size(h) + limbs(h) + limbs(h) + limbs(h) + limbs(h, 2) + b"\x00" + limbs(h) + limbs(2 * h)
+        for h in (1, 2, 8, 16, 24, 32)
+    ],
 }
 
 for harness, inputs in seeds.items():

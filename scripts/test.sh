@@ -170,7 +170,7 @@ stage_dispatch-cli() {
   echo "  CRYPTO_FORCE=generic: every kernel generic"
   expect_kernels generic CRYPTO_FORCE=generic
   echo "  CRYPTO_OPTIONS=-UsePoly1305Intrinsics,-UseMontgomeryMultiplyIntrinsic:"
-  expect_kernels_only="poly1305 bn_mont_mul" expect_kernels generic \
+  expect_kernels_only="poly1305 bn_mont_mul bn_mod_exp2" expect_kernels generic \
     CRYPTO_OPTIONS=-UsePoly1305Intrinsics,-UseMontgomeryMultiplyIntrinsic
   echo "  CRYPTO_FORCE=no-such-level:"
   expect_one_warning CRYPTO_FORCE=no-such-level
@@ -368,6 +368,7 @@ x86_impls=(
   "bn_mul_add x86_64-adx:bmi2,adx x86_64: generic:"
   "bn_mont_mul avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
   "bn_mont_sqr avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
+  "bn_mod_exp2 avx512ifma:avx512f,avx512vl,avx512ifma generic:"
 )
 
 has_all_features() { # has_all_features "HAVE" "NEED" (space or comma separated)

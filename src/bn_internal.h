@@ -1,5 +1,6 @@
 /* src/bn_internal.h - what the bignum front-ends (bn.c, bn_mod_exp.c) share
- * beyond the limb helpers of generic/bn_word.h: R^2 mod m. */
+ * beyond the limb helpers of generic/bn_word.h: R^2 mod m and the checked
+ * single exponentiation. */
 #ifndef CRISP_SRC_BN_INTERNAL_H
 #define CRISP_SRC_BN_INTERNAL_H
 
@@ -13,5 +14,28 @@
  * overlap m. */
 void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
                               const crisp_bn_mont_sqr_impl *sqr);
+
+/* crisp_bn_mod_exp after its argument checks: r = base^exp mod m for a
+ * modulus, base and exponent that crisp_bn_mod_exp would accept, through
+ * the active Montgomery kernels. r may equal base, nothing else. Returns
+ * CRISP_OK or CRISP_E_NOMEM (r untouched then). */
+int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                             const crisp_limb *m, size_t n);
+
+/* crisp_bn_mod_exp2 after its checks: through the active bn_mod_exp2
+ * implementation, or two crisp_bn_mod_exp_checked when it does not take the
+ * size. r0 and r1 overlap no input and not each other. */
+int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                          const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                          const crisp_limb *m1, size_t n);
+
+/* crisp_bn_mod_exp_crt with a test hook: fault, when not NULL, is called
+ * on m1 = c^dp mod p (half limbs) between the exponentiations and the
+ * recombination, to model a fault there (test_bn_rsa.c flips one bit).
+ * Internal: not exported from the shared library; the public function
+ * passes NULL. */
+int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                                const crisp_limb *e, size_t en, void (*fault)(crisp_limb *m1, size_t half));
 
 #endif

@@ -78,6 +78,12 @@ int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *ex
     return CRISP_E_INVALID;
   if (!bn_less_than(base, m, n)) return CRISP_E_RANGE;
 
+  return crisp_bn_mod_exp_checked(r, base, exp, en, m, n);
+}
+
+int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                             const crisp_limb *m, size_t n) {
+  const size_t bytes = n * LIMB_BYTES;
   /* m == 1 (only possible with n == 1) maps everything to 0; x^0 is 1. */
   if (n == 1 && m[0] == 1) {
     r[0] = 0;

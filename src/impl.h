@@ -143,6 +143,21 @@ typedef struct crisp_bn_mont_sqr_impl {
   void (*mont_sqr)(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
 } crisp_bn_mont_sqr_impl;
 
+/* BN_MOD_EXP2: r0 = b0^e0 mod m0 and r1 = b1^e1 mod m1, each with the
+ * contract of crisp_bn_mod_exp, which the front-end has checked: moduli of
+ * n limbs, odd, top limb nonzero, bases below them, en >= 1 exponent limbs
+ * each, minv0 / minv1 = crisp_bn_mont_inv of m0[0] / m1[0]; r0 and r1
+ * overlap no input and not each other (the front-end copies). Constant
+ * time in bases, exponents and moduli. Returns CRISP_OK, CRISP_E_NOMEM, or
+ * CRISP_E_UNSUPPORTED for a size the implementation does not take (then
+ * nothing was written and the front-end runs two single exponentiations). */
+typedef struct crisp_bn_mod_exp2_impl {
+  crisp_impl_info info;
+  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1, const crisp_limb *e0,
+                  const crisp_limb *e1, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
+                  crisp_limb minv0, crisp_limb minv1);
+} crisp_bn_mod_exp2_impl;
+
 #include "kernel_list.h"
 
 /* Generated from the kernel list, per kernel NAME: crisp_kernel_impl_NAME,

@@ -236,6 +236,98 @@ static void test_mod_exp(void) {
   }
 }
 
+/* Two exponentiations at once: both bases and both exponents secret. */
+static void test_mod_exp2(void) {
+  const char *names[MAX_IMPLS];
+  const size_t count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);
+  static const size_t mod_exp2_sizes[] = {2, 16, 17, 24, 32};
+  for (size_t i = 0; i < count; i++) {
+    const unsigned long before = checks;
+    for (size_t s = 0; s < sizeof mod_exp2_sizes / sizeof mod_exp2_sizes[0]; s++) {
+      const size_t n = mod_exp2_sizes[s], en = 3;
+      if (n < ct_min_limbs()) continue;
+      crisp_limb m0[CT_MAX_LIMBS], m1[CT_MAX_LIMBS], b0[CT_MAX_LIMBS], b1[CT_MAX_LIMBS], e0[4], e1[4];
+      crisp_limb want0[CT_MAX_LIMBS], want1[CT_MAX_LIMBS], r0[CT_MAX_LIMBS], r1[CT_MAX_LIMBS];
+      ct_make_modulus(m0, n);
+      ct_make_modulus(m1, n);
+      ct_make_below(b0, m0, n);
+      ct_make_below(b1, m1, n);
+      test_fill_random(e0, sizeof e0);
+      test_fill_random(e1, sizeof e1);
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
+      ct_pin_montgomery("generic");
+      if (crisp_bn_mod_exp2(want0, want1, b0, b1, e0, e1, en, m0, m1, n) != CRISP_OK) ct_fail("generic mod_exp2");
+      ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
+      ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+      ct_secret(b0, sizeof b0);
+      ct_secret(b1, sizeof b1);
+      ct_secret(e0, sizeof e0);
+      ct_secret(e1, sizeof e1);
+      int status = crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n);
+      ct_declassify(&status, sizeof status);
+      ct_declassify(r0, n * sizeof(crisp_limb));
+      ct_declassify(r1, n * sizeof(crisp_limb));
+      if (status != CRISP_OK || memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+        ct_fail("bn_mod_exp2 %s: n=%zu differs from generic (status %d)", names[i], n, status);
+      checks++;
+    }
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
+    printf("# bn_mod_exp2 %-12s bases and exponents secret: %lu checks\n", names[i], checks - before);
+  }
+}
+
+/* The RSA private operation: c, p, q, dp, dq and qinv secret, all but the
+ * lowest byte of p and q (their parity, public for any prime but 2, which
+ * crisp_bn_mont_inv tests). The key is random (odd "primes" with their top
+ * bit set): the status is then CRISP_E_MISMATCH, by the same path. */
+static void test_crt(void) {
+  const char *names[MAX_IMPLS];
+  const size_t count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);
+  static const size_t halves[] = {2, 16, 24};
+  for (size_t i = 0; i < count; i++) {
+    const unsigned long before = checks;
+    for (size_t s = 0; s < sizeof halves / sizeof halves[0]; s++) {
+      const size_t h = halves[s];
+      if (h < ct_min_limbs()) continue;
+      crisp_limb p[CT_MAX_LIMBS], q[CT_MAX_LIMBS], dp[CT_MAX_LIMBS], dq[CT_MAX_LIMBS], qinv[CT_MAX_LIMBS];
+      crisp_limb c[2 * CT_MAX_LIMBS], want[2 * CT_MAX_LIMBS], r[2 * CT_MAX_LIMBS];
+      const crisp_limb e[1] = {65537};
+      ct_make_modulus(p, h);
+      ct_make_modulus(q, h);
+      test_fill_random(dp, h * sizeof *dp);
+      test_fill_random(dq, h * sizeof *dq);
+      ct_make_below(qinv, p, h);
+      test_fill_random(c, 2 * h * sizeof *c);
+      c[2 * h - 1] >>= 2;
+      memset(want, 0, sizeof want);
+      memset(r, 0, sizeof r);
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
+      ct_pin_montgomery("generic");
+      const int want_status = crisp_bn_mod_exp_crt(want, c, p, q, dp, dq, qinv, h, e, 1);
+      ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
+      ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+      ct_secret(c, 2 * h * sizeof *c);
+      ct_secret(p, h * sizeof *p);
+      ct_secret(q, h * sizeof *q);
+      ct_declassify(p, 1);
+      ct_declassify(q, 1);
+      ct_secret(dp, h * sizeof *dp);
+      ct_secret(dq, h * sizeof *dq);
+      ct_secret(qinv, h * sizeof *qinv);
+      int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, e, 1);
+      ct_declassify(&status, sizeof status);
+      ct_declassify(r, 2 * h * sizeof *r);
+      if (status != want_status || memcmp(r, want, 2 * h * sizeof *r))
+        ct_fail("crisp_bn_mod_exp_crt %s: half=%zu differs from generic (status %d)", names[i], h, status);
+      checks++;
+    }
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
+    printf("# rsa crt     %-12s c and the key secret: %lu checks\n", names[i], checks - before);
+  }
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* a report ends the program with _exit */
   test_seed(0x6d73616e63ull);
@@ -249,6 +341,8 @@ int main(void) {
   test_products();
   test_montgomery();
   test_mod_exp();
+  test_mod_exp2();
+  test_crt();
   printf("ct-msan: %lu checks, no secret-dependent branch or address\n", checks);
   return 0;
 }

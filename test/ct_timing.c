@@ -134,6 +134,44 @@ static void run_mod_exp(void) {
   crisp_bn_mod_exp(work.r, work.a, work.exp, work.en, work.m, work.n);
 }
 
+/* mod_exp2: both bases secret (fixed against random), one random exponent
+ * for both halves, both mod the same modulus. */
+static void run_mod_exp2(void) {
+  crisp_bn_mod_exp2(work.r, work.product, work.a, work.b, work.exp, work.exp, work.en, work.m, work.m, work.n);
+}
+
+/* The RSA private operation on a fixed key of half-size primes (random,
+ * odd, top bit set: the time does not depend on their being prime, and a
+ * mismatch costs what a match does); c is the secret of the class. */
+static struct {
+  crisp_limb p[CT_MAX_LIMBS], q[CT_MAX_LIMBS], dp[CT_MAX_LIMBS], dq[CT_MAX_LIMBS], qinv[CT_MAX_LIMBS];
+  crisp_limb c[2 * CT_MAX_LIMBS], fixed_c[2 * CT_MAX_LIMBS], r[2 * CT_MAX_LIMBS];
+  size_t half;
+} rsa;
+
+static void setup_rsa(size_t half) {
+  rsa.half = half;
+  ct_make_modulus(rsa.p, half);
+  ct_make_modulus(rsa.q, half);
+  random_limbs(rsa.dp, half);
+  random_limbs(rsa.dq, half);
+  ct_make_below(rsa.qinv, rsa.p, half);
+  random_limbs(rsa.fixed_c, 2 * half);
+  rsa.fixed_c[2 * half - 1] >>= 2; /* p q >= 2^(128 half - 2): top bits of p and q set */
+}
+
+static void prepare_cipher(int cls) {
+  crisp_limb random_c[2 * CT_MAX_LIMBS];
+  random_limbs(random_c, 2 * rsa.half);
+  random_c[2 * rsa.half - 1] >>= 2;
+  memcpy(rsa.c, cls ? random_c : rsa.fixed_c, 2 * rsa.half * sizeof(crisp_limb));
+}
+
+static void run_crt(void) {
+  static const crisp_limb e[1] = {65537};
+  crisp_bn_mod_exp_crt(rsa.r, rsa.c, rsa.p, rsa.q, rsa.dp, rsa.dq, rsa.qinv, rsa.half, e, 1);
+}
+
 /* ---- statistics --------------------------------------------------------- */
 
 static int compare_ticks(const void *x, const void *y) {
@@ -386,6 +424,43 @@ int main(void) {
       ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
       ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
     }
+  }
+
+  if (kernel_selected("bn_mod_exp2")) {
+    count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);
+    /* 1024- and 2048-bit moduli (dual kernel sizes), 256-bit exponents */
+    static const size_t exp_sizes[] = {16, 32};
+    for (size_t s = 0; s < 2; s++) {
+      if (exp_sizes[s] < ct_min_limbs()) continue;
+      setup_modulus(exp_sizes[s]);
+      work.en = 4;
+      memset(work.fixed_exp, 0, sizeof work.fixed_exp);
+      work.fixed_exp[work.en - 1] = (crisp_limb)1 << 63;
+      work.fixed_exp[0] = 1;
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+        const target base = {"bn_mod_exp2", names[i], "bases fixed/random", exp_sizes[s], prepare_base,
+                             run_mod_exp2,  1500};
+        report(&base, scale);
+        const target exponent = {"bn_mod_exp2", names[i],        "exponent sparse/random",
+                                 exp_sizes[s],  prepare_exponent, run_mod_exp2,
+                                 1500};
+        report(&exponent, scale);
+      }
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
+    }
+  }
+
+  if (kernel_selected("rsa_private") && ct_min_limbs() <= 16) {
+    /* RSA-2048 by CRT: c secret, the key fixed */
+    count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);
+    setup_rsa(16);
+    for (size_t i = 0; i < count; i++) {
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+      const target t = {"rsa_private", names[i], "c fixed/random", 16, prepare_cipher, run_crt, 1000};
+      report(&t, scale);
+    }
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
   }
 
   printf("ct-timing: %zu of %zu targets over |t| %.1f%s; largest |t| %.2f (%s)\n", leaks, targets, threshold,

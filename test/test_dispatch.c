@@ -32,7 +32,7 @@ static const struct {
     {"UseMultiplyToLenIntrinsic", 1u << CRISP_KERNEL_BN_MUL},
     {"UseSquareToLenIntrinsic", 1u << CRISP_KERNEL_BN_SQR},
     {"UseMulAddIntrinsic", 1u << CRISP_KERNEL_BN_MUL_ADD},
-    {"UseMontgomeryMultiplyIntrinsic", 1u << CRISP_KERNEL_BN_MONT_MUL},
+    {"UseMontgomeryMultiplyIntrinsic", 1u << CRISP_KERNEL_BN_MONT_MUL | 1u << CRISP_KERNEL_BN_MOD_EXP2},
     {"UseMontgomerySquareIntrinsic", 1u << CRISP_KERNEL_BN_MONT_SQR},
 };
 enum { SWITCH_COUNT = sizeof switches / sizeof switches[0] };

@@ -5,7 +5,9 @@
  * checks that a failed call returns CRISP_E_NOMEM and leaves its output as
  * it was, and that the call that runs clean gives the right answer. Every
  * crisp_bn_mod_exp implementation (each mont_mul, whose mod_exp may be its
- * own) is driven this way, at sizes each one handles. */
+ * own) is driven this way, at sizes each one handles, and so are
+ * crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt on every bn_mod_exp2
+ * implementation. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -147,6 +149,94 @@ static void test_mod_exp_nomem(void **state) {
   assert_true(paths_failed > 0);
 }
 
+/* Arms failure k = 1, 2, ... around call() until it runs clean: a failed
+ * call returns CRISP_E_NOMEM with out (count limbs) untouched, the clean
+ * one matches expected. Returns the number of failures injected. */
+static size_t drive(int (*call)(crisp_limb *out, const void *context), const void *context, crisp_limb *out,
+                    size_t count, const crisp_limb *expected, const char *what) {
+  size_t injected = 0;
+  for (unsigned long k = 1;; k++) {
+    for (size_t i = 0; i < count; i++) out[i] = POISON;
+    arm(k);
+    const int status = call(out, context);
+    disarm();
+    if (!failed) {
+      assert_int_equal(status, CRISP_OK);
+      if (memcmp(out, expected, count * sizeof(crisp_limb)) != 0) fail_msg("%s: wrong with no failure", what);
+      return injected;
+    }
+    injected++;
+    if (status != CRISP_E_NOMEM) fail_msg("%s: allocation %lu failed, status %d, expected CRISP_E_NOMEM", what, k, status);
+    for (size_t i = 0; i < count; i++)
+      if (out[i] != POISON) fail_msg("%s: allocation %lu failed, but output limb %zu was written", what, k, i);
+    assert_true(k < 100);
+  }
+}
+
+typedef struct exp2_case {
+  const crisp_limb *m0, *m1, *b0, *b1, *e0, *e1;
+  size_t n, en;
+} exp2_case;
+
+/* r0 and r1 side by side in out (2n limbs). */
+static int call_mod_exp2(crisp_limb *out, const void *context) {
+  const exp2_case *c = context;
+  return crisp_bn_mod_exp2(out, out + c->n, c->b0, c->b1, c->e0, c->e1, c->en, c->m0, c->m1, c->n);
+}
+
+typedef struct crt_case {
+  const crisp_limb *c, *p, *q, *dp, *dq, *qinv;
+  size_t half;
+} crt_case;
+
+/* A random odd "key" (not prime) without e: the result is still fixed. */
+static int call_crt(crisp_limb *out, const void *context) {
+  const crt_case *k = context;
+  return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, NULL, 0);
+}
+
+/* crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt on every bn_mod_exp2
+ * implementation (the IFMA one allocates its own tables, generic through
+ * the single exponentiations). */
+static void test_mod_exp2_crt_nomem(void **state) {
+  (void)state;
+  if (!allocator_is_ours()) skip();
+  size_t injected = 0;
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    static const size_t exp2_sizes[] = {2, 16, 24, 32};
+    for (size_t s = 0; s < sizeof exp2_sizes / sizeof exp2_sizes[0]; s++) {
+      const size_t n = exp2_sizes[s];
+      crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
+      crisp_limb expected[2 * MAX_LIMBS], out[2 * MAX_LIMBS];
+      make_operands(m0, b0, e0, n, 2);
+      make_operands(m1, b1, e1, n, 2);
+      const exp2_case c = {m0, m1, b0, b1, e0, e1, n, 2};
+      assert_int_equal(call_mod_exp2(expected, &c), CRISP_OK);
+      char what[64];
+      snprintf(what, sizeof what, "mod_exp2 %s n=%zu", name, n);
+      injected += drive(call_mod_exp2, &c, out, 2 * n, expected, what);
+    }
+    static const size_t halves[] = {2, 16};
+    for (size_t s = 0; s < sizeof halves / sizeof halves[0]; s++) {
+      const size_t h = halves[s];
+      crisp_limb p[MAX_LIMBS], q[MAX_LIMBS], dp[MAX_LIMBS], dq[MAX_LIMBS], qinv[MAX_LIMBS], c[2 * MAX_LIMBS];
+      crisp_limb expected[2 * MAX_LIMBS], out[2 * MAX_LIMBS];
+      make_operands(p, qinv, dp, h, h);
+      make_operands(q, c, dq, h, h);
+      test_fill_random(c, 2 * h * sizeof(crisp_limb));
+      c[2 * h - 1] >>= 2; /* below p q, whose top bits are set */
+      const crt_case k = {c, p, q, dp, dq, qinv, h};
+      assert_int_equal(call_crt(expected, &k), CRISP_OK);
+      char what[64];
+      snprintf(what, sizeof what, "mod_exp_crt %s half=%zu", name, h);
+      injected += drive(call_crt, &k, out, 2 * h, expected, what);
+    }
+  }
+  printf("# %zu failed allocations injected\n", injected);
+  assert_true(injected > 0);
+}
+
 /* The calls that promise not to allocate do not. */
 static void test_no_allocation_elsewhere(void **state) {
   (void)state;
@@ -176,6 +266,7 @@ int main(void) {
   test_seed(0x6e6f6d656dull);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_mod_exp_nomem, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_crt_nomem, test_teardown_unpin),
       cmocka_unit_test(test_no_allocation_elsewhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

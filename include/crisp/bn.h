@@ -58,6 +58,49 @@ CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_
 CRISP_API int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                const crisp_limb *m, size_t n);
 
+/* Two independent exponentiations computed together: r0 = b0^e0 mod m0 and
+ * r1 = b1^e1 mod m1, where an implementation can interleave them (two
+ * lanes filling each other's latency) and otherwise one after the other.
+ * Each half has the contract of crisp_bn_mod_exp: moduli of n limbs, odd,
+ * top limb nonzero, b0 < m0 and b1 < m1; exponents of en limbs each (en may
+ * be 0: both results are then 1 mod their modulus). Time and memory
+ * accesses depend only on n and en. r0 may equal b0 and r1 may equal b1;
+ * r0 and r1 must not overlap each other, and no other overlap of an output
+ * with an input is allowed.
+ * CRISP_E_INVALID for a NULL pointer, n == 0, an even modulus, a modulus
+ * whose top limb is 0 or such an overlap; CRISP_E_RANGE when b0 >= m0,
+ * b1 >= m1, n > CRISP_BN_MONT_MAX_LIMBS or en is too long to count its
+ * bits; CRISP_E_NOMEM when scratch memory cannot be allocated. r0 and r1
+ * are untouched on error. */
+CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                                const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                                const crisp_limb *m1, size_t n);
+
+/* The RSA private-key operation by the Chinese remainder theorem:
+ * r = c^d mod p*q, from c and r of 2*half limbs and p, q, dp = d mod (p-1),
+ * dq = d mod (q-1) and qinv = q^-1 mod p of half limbs each (p > q and
+ * p < q both work). Both exponentiations run together (crisp_bn_mod_exp2),
+ * then Garner's recombination r = m2 + q * (qinv (m1 - m2) mod p).
+ * Constant time in every secret: c, p, q, dp, dq, qinv and r steer no
+ * branch and no memory address; time depends only on half, en and e (the
+ * one fact about p and q a branch tests is that they are odd, and with
+ * half == 1 that neither is 1).
+ * When e is not NULL it is the public exponent (en limbs) and the result is
+ * checked before it is returned: r^e must equal c mod p*q, otherwise (a
+ * fault during the computation, which would leak a factor of p*q) r is
+ * wiped to zero and CRISP_E_MISMATCH returned. e == NULL skips the check.
+ * r may equal c; no other overlap of r with an input is allowed.
+ * CRISP_E_INVALID for a NULL pointer (e aside), half == 0, e given with
+ * en == 0, an overlap, an even p or q, or p*q not filling 2*half limbs;
+ * CRISP_E_RANGE when half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long,
+ * c >= p*q or qinv >= p; CRISP_E_NOMEM when scratch memory cannot be
+ * allocated; CRISP_E_MISMATCH as above. r is untouched on every error but
+ * CRISP_E_MISMATCH. The checks on secret values run without branches: a
+ * bad key or c costs as long as a good one. */
+CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                                   const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                                   const crisp_limb *e, size_t en);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@ enum {
   CRISP_E_INVALID = -1,     /* a NULL pointer, a zero length, an even modulus, an overlap */
   CRISP_E_RANGE = -2,       /* a value or size outside what the function accepts */
   CRISP_E_UNSUPPORTED = -3, /* this CPU cannot run what was asked for */
-  CRISP_E_MISMATCH = -4,    /* a tag did not verify */
+  CRISP_E_MISMATCH = -4,    /* a tag did not verify, or a result failed its check */
   CRISP_E_NOMEM = -5        /* scratch memory could not be allocated */
 };
 

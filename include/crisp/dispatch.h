@@ -19,6 +19,7 @@ typedef enum crisp_kernel {
   CRISP_KERNEL_BN_MUL_ADD,
   CRISP_KERNEL_BN_MONT_MUL,
   CRISP_KERNEL_BN_MONT_SQR,
+  CRISP_KERNEL_BN_MOD_EXP2,
   CRISP_KERNEL_COUNT
 } crisp_kernel;
 

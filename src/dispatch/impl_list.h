@@ -40,6 +40,9 @@ CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_avx512ifma_impl)
 #endif
 CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_x86_64_adx_impl)
 CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_x86_64_impl)
+#if !defined(CRISP_NO_AVX512IFMA)
+CRISP_IMPL(bn_mod_exp2, crisp_bn_mod_exp2_avx512ifma_impl)
+#endif
 #endif
 #endif
 
@@ -63,3 +66,4 @@ CRISP_IMPL(bn_sqr, crisp_bn_sqr_generic_impl)
 CRISP_IMPL(bn_mul_add, crisp_bn_mul_add_generic_impl)
 CRISP_IMPL(bn_mont_mul, crisp_bn_mont_mul_generic_impl)
 CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_generic_impl)
+CRISP_IMPL(bn_mod_exp2, crisp_bn_mod_exp2_generic_impl)

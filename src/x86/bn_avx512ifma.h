@@ -1,5 +1,6 @@
 /* src/x86/bn_avx512ifma.h - radix 2^52 Montgomery arithmetic shared by the
- * AVX-512 IFMA mont_mul / mont_sqr kernels and their mod_exp. */
+ * AVX-512 IFMA mont_mul / mont_sqr kernels, their mod_exp and the dual
+ * mod_exp2. */
 #ifndef CRISP_SRC_X86_BN_AVX512IFMA_H
 #define CRISP_SRC_X86_BN_AVX512IFMA_H
 
@@ -34,6 +35,11 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
 /* r[0..n) = t mod m for t < 2m in radix 2^52 (k limbs): converted back to
  * radix 2^64 and m subtracted once when t >= m, selected by mask. */
 void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n);
+
+/* square = R'^2 mod m (R' = 2^(52k)) in radix 2^52, k digits below 2m, for
+ * m of n limbs and m52 its k digits; constant time in m. square is 32-byte
+ * aligned. */
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0);
 
 void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv);

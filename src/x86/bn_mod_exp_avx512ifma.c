@@ -32,12 +32,45 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
 }
 
 /* x[0..n) = 2^(64(n-1) + doublings) mod m by doubling with a masked
- * subtraction; m is public, but masks cost nothing here. */
+ * subtraction (m may be secret: an RSA prime). Each doubling shifts and
+ * subtracts m in one pass, then keeps
+ * 2x or 2x - m by mask: a hundred or more doublings per call made the
+ * three-pass bn_double_mod a visible part of a 1024-bit exponentiation. */
 static void power_of_two_mod(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
   crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
   memset(x, 0, n * sizeof(crisp_limb));
   x[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
-  for (size_t d = 0; d < doublings; d++) bn_double_mod(x, m, n, difference);
+  for (size_t d = 0; d < doublings; d++) {
+    crisp_limb borrow = 0, shifted_out = 0;
+    for (size_t i = 0; i < n; i++) {
+      const crisp_limb doubled = x[i] << 1 | shifted_out;
+      shifted_out = x[i] >> 63;
+      x[i] = doubled;
+      /* a 128-bit difference: the compiler's subtract-with-borrow, and
+       * plain arithmetic to MemorySanitizer (which checks carry
+       * intrinsics' inputs strictly) */
+      const unsigned __int128 d = (unsigned __int128)doubled - m[i] - borrow;
+      difference[i] = (crisp_limb)d;
+      borrow = (crisp_limb)(d >> 64) & 1;
+    }
+    /* 2x < 2m: keep 2x only when it did not carry out and is below m */
+    const crisp_limb keep = 0 - bn_value_barrier(borrow & (shifted_out ^ 1));
+    for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep) | (difference[i] & ~keep);
+  }
+  crisp_wipe(difference, n * sizeof(crisp_limb));
+}
+
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0) {
+  /* With 52k = odd * 2^s, start from R' 2^odd and square s times, each
+   * almost-Montgomery square doubling the power above R'. */
+  const size_t exponent = CRISP_BN52_BITS * k;
+  unsigned s = 0;
+  while (!((exponent >> s) & 1)) s++;
+  crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
+  power_of_two_mod(power, m, n, exponent + (exponent >> s) - LIMB_BITS * (n - 1));
+  crisp_bn52_from64(square, k, power, n, 0);
+  crisp_wipe(power, n * sizeof(crisp_limb));
+  for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
 }
 
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
@@ -55,15 +88,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   const uint64_t k0 = minv & CRISP_BN52_MASK;
   crisp_bn52_from64(m52, k, m, n, 0);
 
-  /* R'^2 mod m: with 52k = odd * 2^s, start from R' 2^odd and square s
-   * times, each almost-Montgomery square doubling the power above R'. */
-  const size_t exponent = CRISP_BN52_BITS * k;
-  unsigned s = 0;
-  while (!((exponent >> s) & 1)) s++;
-  crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
-  power_of_two_mod(power, m, n, exponent + (exponent >> s) - LIMB_BITS * (n - 1));
-  crisp_bn52_from64(square, k, power, n, 0);
-  for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
+  crisp_bn52_r2(square, m, n, m52, k, k0);
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   memset(spare, 0, k * sizeof(uint64_t));

@@ -1,0 +1,70 @@
+/* fuzz/fuzz_bn_mod_exp_crt.c - crisp_bn_mod_exp_crt without the fault
+ * check (e == NULL): half size, two odd "primes" p and q whose top bits are
+ * set (so p q fills 2 half limbs; they need not be prime), dp, dq, qinv
+ * below p and c below p q from the input. Every bn_mod_exp2 implementation
+ * must give what generic gives, and generic what GMP gives for the same
+ * formula: m1 = c^dp mod p, m2 = c^dq mod q, r = m2 + q (qinv (m1 - m2) mod
+ * p). With e given, generic must accept exactly when r^e = c mod p q. */
+#include "fuzz_common.h"
+#include "fuzz_oracle.h"
+
+enum { MAX_HALF = 32 };
+
+#ifdef FUZZ_WITH_GMP
+static int oracle_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                      const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t h) {
+  mpz_t zc, zp, zq, zdp, zdq, zqinv, m1, m2, t;
+  mpz_inits(zc, zp, zq, zdp, zdq, zqinv, m1, m2, t, NULL);
+  oracle_import(zc, c, 2 * h), oracle_import(zp, p, h), oracle_import(zq, q, h);
+  oracle_import(zdp, dp, h), oracle_import(zdq, dq, h), oracle_import(zqinv, qinv, h);
+  mpz_mod(m1, zc, zp);
+  mpz_powm(m1, m1, zdp, zp);
+  mpz_mod(m2, zc, zq);
+  mpz_powm(m2, m2, zdq, zq);
+  mpz_sub(t, m1, m2);
+  mpz_mul(t, t, zqinv);
+  mpz_mod(t, t, zp);
+  mpz_mul(t, t, zq);
+  mpz_add(t, t, m2);
+  oracle_export(r, 2 * h, t);
+  mpz_clears(zc, zp, zq, zdp, zdq, zqinv, m1, m2, t, NULL);
+  return 1;
+}
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_input in = {data, size};
+  const size_t h = 1 + fuzz_below(&in, MAX_HALF);
+  crisp_limb p[MAX_HALF], q[MAX_HALF], dp[MAX_HALF], dq[MAX_HALF], qinv[MAX_HALF], c[2 * MAX_HALF];
+  crisp_limb want[2 * MAX_HALF], r[2 * MAX_HALF + 1];
+  fuzz_modulus(&in, p, h);
+  fuzz_modulus(&in, q, h);
+  p[h - 1] |= (crisp_limb)1 << 63;
+  q[h - 1] |= (crisp_limb)1 << 63;
+  fuzz_limbs(&in, dp, h);
+  fuzz_limbs(&in, dq, h);
+  fuzz_below_modulus(&in, qinv, p, h);
+  fuzz_limbs(&in, c, 2 * h);
+  c[2 * h - 1] >>= 2; /* p q >= 2^(128h - 2) */
+
+  fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
+  fuzz_check(crisp_bn_mod_exp_crt(want, c, p, q, dp, dq, qinv, h, NULL, 0) == CRISP_OK, "generic crt half %zu", h);
+#ifdef FUZZ_WITH_GMP
+  crisp_limb outside[2 * MAX_HALF];
+  fuzz_check(oracle_crt(outside, c, p, q, dp, dq, qinv, h) && !memcmp(outside, want, 2 * h * sizeof(crisp_limb)),
+             "generic crt differs from GMP, half %zu", h);
+#endif
+  const char *impls[FUZZ_MAX_IMPLS];
+  const size_t count = fuzz_impls(CRISP_KERNEL_BN_MOD_EXP2, impls, FUZZ_MAX_IMPLS);
+  for (size_t i = 0; i < count; i++) {
+    fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, impls[i]);
+    const char *name = crisp_impl_name(CRISP_KERNEL_BN_MOD_EXP2);
+    r[2 * h] = 0x5a5a5a5a5a5a5a5aull;
+    const int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, NULL, 0);
+    fuzz_check(status == CRISP_OK, "crt %s status %d", name, status);
+    fuzz_check(!memcmp(r, want, 2 * h * sizeof(crisp_limb)), "crt %s: half %zu differs from generic", name, h);
+    fuzz_check(r[2 * h] == 0x5a5a5a5a5a5a5a5aull, "crt %s wrote past r", name);
+  }
+  fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
+  return 0;
+}

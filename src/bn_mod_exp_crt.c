@@ -1,0 +1,208 @@
+/* src/bn_mod_exp_crt.c - crisp_bn_mod_exp_crt: the RSA private-key
+ * operation by the Chinese remainder theorem. c is reduced mod p and mod q
+ * by Montgomery reductions (no division), both exponentiations run in one
+ * crisp_bn_mod_exp2 call, Garner's formula recombines them, and, when the
+ * public exponent is given, r^e = c mod p*q is checked before r is released
+ * (a fault in one half would otherwise hand out a value whose gcd with p*q
+ * is a factor: the Bellcore attack), as r^e = c mod p and mod q, each at
+ * half the size.
+ * p, q and everything derived from them are secret, so after the public
+ * checks (pointers, sizes, overlaps) nothing branches: the key and range
+ * checks become masks, every step always runs, and the status and what is
+ * written to r are chosen by those masks at the end. The only branches on
+ * secret-derived bits are p's and q's lowest bit (odd, as every prime but
+ * 2), which crisp_bn_mont_inv tests, and, for one-limb halves only,
+ * whether p or q is 1 (the single exponentiation's special case). */
+#include <stdlib.h>
+
+#include "bn_internal.h"
+#include "crisp/bn.h"
+#include "dispatch/select.h"
+#include "util.h"
+
+#define LIMB_BYTES sizeof(crisp_limb)
+#define LIMB_BITS 64
+
+/* Scratch, in half-size (h) units: eight h-limb values, then four 2h-limb
+ * values. */
+enum { SCRATCH_HALVES = 8 + 2 * 4 };
+
+typedef struct crt_scratch {
+  crisp_limb *cp, *cq, *m1, *m2, *r2p, *r2q, *base, *acc; /* h limbs each */
+  crisp_limb *wide, *n, *result, *x;                      /* 2h limbs each (x: h used) */
+} crt_scratch;
+
+/* -m0^-1 mod 2^64 by Newton's iteration, without crisp_bn_mont_inv's
+ * parity branch (an even m0 gives garbage, which the masks discard). */
+static crisp_limb mont_inv(crisp_limb m0) {
+  crisp_limb x = m0;
+  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
+  return 0 - x;
+}
+
+/* All ones when x is nonzero, else 0. */
+static crisp_limb nonzero_mask(crisp_limb x) {
+  x = bn_value_barrier(x);
+  return 0 - ((x | (0 - x)) >> 63);
+}
+
+/* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide
+ * (destroyed): a Montgomery reduction gives x R^-1, a product with R^2 puts
+ * R back. tmp is h limbs of scratch. */
+static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2, size_t h,
+                        crisp_limb minv, crisp_limb *tmp) {
+  bn_mont_reduce(tmp, wide, m, h, minv, bn_addmul_row);
+  crisp_active_bn_mont_mul()->mont_mul(out, tmp, r2, m, h, minv);
+}
+
+/* All ones when x^e mod m differs from want, for the public exponent e:
+ * left-to-right square and multiply over the Montgomery kernels, branching
+ * on e's bits only. x (2h limbs) is destroyed; r2 = R^2 mod m; base, acc,
+ * out and tmp are h limbs of scratch each. */
+static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, const crisp_limb *m,
+                                const crisp_limb *r2, crisp_limb minv, const crisp_limb *want, size_t h,
+                                crisp_limb *base, crisp_limb *acc, crisp_limb *out, crisp_limb *tmp) {
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
+  const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
+  bn_mont_reduce(tmp, x, m, h, minv, bn_addmul_row); /* x R^-1 mod m */
+  mul->mont_mul(base, tmp, r2, m, h, minv);           /* x mod m */
+  mul->mont_mul(tmp, base, r2, m, h, minv);           /* x R mod m */
+  memcpy(base, tmp, h * LIMB_BYTES);
+  int started = 0;
+  for (size_t bit = en * LIMB_BITS; bit-- > 0;) {
+    if (started) {
+      sqr->mont_sqr(out, acc, m, h, minv);
+      memcpy(acc, out, h * LIMB_BYTES);
+    }
+    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) {
+      if (started)
+        mul->mont_mul(out, acc, base, m, h, minv);
+      else
+        memcpy(out, base, h * LIMB_BYTES);
+      memcpy(acc, out, h * LIMB_BYTES);
+      started = 1;
+    }
+  }
+  memset(tmp, 0, h * LIMB_BYTES); /* the constant 1 */
+  tmp[0] = 1;
+  if (started)
+    mul->mont_mul(out, acc, tmp, m, h, minv); /* out of Montgomery form */
+  else
+    memcpy(out, tmp, h * LIMB_BYTES); /* x^0 */
+  crisp_limb differ = 0;
+  for (size_t i = 0; i < h; i++) differ |= out[i] ^ want[i];
+  return nonzero_mask(differ);
+}
+
+/* z[0..n) += x[0..xn) for xn <= n, carry dropped (the caller knows the sum
+ * fits); comparisons, not branches, carry. */
+static void add_into(crisp_limb *z, size_t n, const crisp_limb *x, size_t xn) {
+  crisp_limb carry = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb sum = z[i] + (i < xn ? x[i] : 0);
+    const crisp_limb carry_out = sum < z[i];
+    z[i] = sum + carry;
+    carry = carry_out | (z[i] < carry);
+  }
+}
+
+/* r2 = R^2 mod m for the half-size modulus. */
+static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
+  crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr());
+}
+
+/* The whole computation; returns the masks' verdict as a status. */
+static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q, const crisp_limb *dp,
+               const crisp_limb *dq, const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
+               void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
+  const size_t nn = 2 * h;
+  const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
+
+  /* Key and range checks as masks (all ones = bad). */
+  crisp_active_bn_mul()->mul(s->n, p, h, q, h);
+  const crisp_limb bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]);
+  const crisp_limb bad_range =
+      ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
+
+  /* c mod p, c mod q */
+  half_r2(s->r2p, p, h);
+  half_r2(s->r2q, q, h);
+  memcpy(s->wide, c, nn * LIMB_BYTES);
+  reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x);
+  memcpy(s->wide, c, nn * LIMB_BYTES);
+  reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
+
+  /* m1 = cp^dp mod p, m2 = cq^dq mod q, together */
+  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h);
+  if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
+  if (fault) fault(s->m1, h);
+
+  /* Garner: h = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
+   * exceed p); result = m2 + h q < p q. */
+  crisp_limb *const m2p = s->acc, *const diff = s->base, *const tmp = s->x;
+  memcpy(s->wide, s->m2, h * LIMB_BYTES);
+  memset(s->wide + h, 0, h * LIMB_BYTES);
+  reduce_wide(m2p, s->wide, p, s->r2p, h, pinv, tmp);
+  const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
+  const crisp_limb add_p = 0 - bn_value_barrier(borrow);
+  for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
+  add_into(diff, h, tmp, h); /* + p when it borrowed */
+  mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */
+  mul->mont_mul(s->acc, tmp, diff, p, h, pinv);  /* qinv (m1 - m2) mod p */
+  crisp_active_bn_mul()->mul(s->result, s->acc, h, q, h);
+  add_into(s->result, nn, s->m2, h);
+
+  /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the same
+   * thing, since p and q are coprime, at half the size): against the
+   * reductions of c the exponentiations started from. */
+  crisp_limb mismatch = 0;
+  if (e) {
+    memcpy(s->wide, s->result, nn * LIMB_BYTES);
+    crisp_limb differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
+    memcpy(s->wide, s->result, nn * LIMB_BYTES);
+    differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+    mismatch = ~bad_key & ~bad_range & differ;
+  }
+
+  /* r: untouched on a bad key or range, zero on a mismatch, else result. */
+  const crisp_limb keep = bad_key | bad_range, take = ~keep & ~mismatch;
+  for (size_t i = 0; i < nn; i++) r[i] = (r[i] & keep) | (s->result[i] & take);
+  const crisp_limb code = (bad_key & (crisp_limb)(0 - CRISP_E_INVALID)) |
+                          (bad_range & (crisp_limb)(0 - CRISP_E_RANGE)) |
+                          (mismatch & (crisp_limb)(0 - CRISP_E_MISMATCH));
+  return -(int)code;
+}
+
+int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                                const crisp_limb *e, size_t en, void (*fault)(crisp_limb *m1, size_t half)) {
+  if (!r || !c || !p || !q || !dp || !dq || !qinv || !half || (e && !en)) return CRISP_E_INVALID;
+  if (half > CRISP_BN_MONT_MAX_LIMBS / 2 || (e && en > SIZE_MAX / LIMB_BITS / 2)) return CRISP_E_RANGE;
+  const size_t h = half, nn = 2 * half, wide = nn * LIMB_BYTES, narrow = h * LIMB_BYTES;
+  if (crisp_overlaps(r, wide, p, narrow) || crisp_overlaps(r, wide, q, narrow) ||
+      crisp_overlaps(r, wide, dp, narrow) || crisp_overlaps(r, wide, dq, narrow) ||
+      crisp_overlaps(r, wide, qinv, narrow) || (e && crisp_overlaps(r, wide, e, en * LIMB_BYTES)) ||
+      (r != c && crisp_overlaps(r, wide, c, wide)))
+    return CRISP_E_INVALID;
+
+  const size_t limbs = SCRATCH_HALVES * h;
+  crisp_limb *block = malloc(limbs * LIMB_BYTES);
+  if (!block) return CRISP_E_NOMEM;
+  crt_scratch s;
+  crisp_limb **const halves[] = {&s.cp, &s.cq, &s.m1, &s.m2, &s.r2p, &s.r2q, &s.base, &s.acc};
+  crisp_limb **const wides[] = {&s.wide, &s.n, &s.result, &s.x};
+  for (size_t i = 0; i < 8; i++) *halves[i] = block + i * h;
+  for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
+  /* r is written last, after the check has read c: r == c is safe. */
+  const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
+  crisp_wipe(block, limbs * LIMB_BYTES);
+  free(block);
+  return status;
+}
+
+int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                         const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                         const crisp_limb *e, size_t en) {
+  return crisp_bn_mod_exp_crt_hooked(r, c, p, q, dp, dq, qinv, half, e, en, NULL);
+}

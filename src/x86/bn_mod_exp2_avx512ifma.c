@@ -1,0 +1,231 @@
+/* src/x86/bn_mod_exp2_avx512ifma.c - two constant-time exponentiations
+ * advancing together in radix 2^52 with AVX-512 IFMA, for 1024-, 1536- and
+ * 2048-bit moduli (the halves of RSA-2048, -3072 and -4096; k = 20, 32, 40
+ * digits, padded with zero digits to 24, 32, 40: three to five 512-bit
+ * vectors). Other sizes return CRISP_E_UNSUPPORTED.
+ * Why two at once: one almost-Montgomery product is a chain of k steps,
+ * each waiting for its quotient digit y, which depends on the previous
+ * step's result; a single chain leaves the multipliers idle most of the
+ * time. Each step here works on both lanes, whose chains are independent,
+ * so one lane's vector work fills the other's wait.
+ * Why y is found in scalar: the next step's lowest digit is the vector
+ * accumulator's second lane plus a few products of the lowest two digits
+ * of a and m; the products are computed in scalar from y at once, and the
+ * accumulator's second lane is read one step before it is needed, so the
+ * chain from one y to the next never crosses between vector and general
+ * registers (which costs several cycles each way).
+ * Both lanes use the same fixed windows (the exponents have one length);
+ * each window's table entry is read by a scan of the whole table under a
+ * lane mask, so no address depends on an exponent. Conversions in and out,
+ * R'^2 and the final subtraction are those of the single kernel
+ * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
+ * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generic/bn_window.h"
+#include "util.h"
+#include "x86/bn_avx512ifma.h"
+
+#define LIMB_BITS 64
+#define LANES 8       /* 64-bit lanes in a 512-bit vector */
+#define MAX_VECTORS 5 /* k = 40 */
+
+/* Digits in a padded value: k rounded up to whole vectors. */
+static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; }
+
+/* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
+ * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
+ * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
+ * b. Unlike the single kernel, each lane keeps one accumulator (low and
+ * high products added into the same vectors): its dependency chain per
+ * step is longer, but the other lane covers that, and one shift per vector
+ * and step instead of two leaves the vector pipes more room for the
+ * multiplies, which bound this loop. */
+static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2], const uint64_t *const a[2],
+                                                             const uint64_t *const b[2], const uint64_t *const m[2],
+                                                             const uint64_t k0[2], const int vectors,
+                                                             const int digits) {
+  __m512i acc[2][MAX_VECTORS];
+  const __m512i zero = _mm512_setzero_si512();
+  uint64_t lane0[2] = {0, 0}, carry[2] = {0, 0};
+  uint64_t a0[2], a1[2], m0[2], m1[2];
+  for (int l = 0; l < 2; l++) {
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
+    a0[l] = a[l][0], a1[l] = a[l][1], m0[l] = m[l][0], m1[l] = m[l][1];
+  }
+  for (int i = 0; i < digits; i++) {
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) {
+      const uint64_t bi = b[l][i];
+      /* the quotient digit, from the lowest digit in scalar */
+      const unsigned __int128 ab = (unsigned __int128)a0[l] * bi;
+      const uint64_t t = lane0[l] + ((uint64_t)ab & CRISP_BN52_MASK);
+      const uint64_t y = (t * k0[l]) & CRISP_BN52_MASK;
+      const unsigned __int128 my = (unsigned __int128)m0[l] * y;
+      const uint64_t dropped = (t + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+      /* the second lane before this step becomes the lowest after it */
+      const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[l][0]), 1);
+      lane0[l] = second + ((a1[l] * bi) & CRISP_BN52_MASK) + ((m1[l] * y) & CRISP_BN52_MASK) +
+                 (uint64_t)(ab >> CRISP_BN52_BITS) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+      carry[l] = dropped;
+
+      const __m512i bv = _mm512_set1_epi64((long long)bi), yv = _mm512_set1_epi64((long long)y);
+      const __m512i *av = (const __m512i *)a[l], *mv = (const __m512i *)m[l];
+#pragma GCC unroll 5
+      for (int v = 0; v < vectors; v++) {
+        acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+        acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+      }
+#pragma GCC unroll 5
+      for (int v = 0; v < vectors - 1; v++) acc[l][v] = _mm512_alignr_epi64(acc[l][v + 1], acc[l][v], 1);
+      acc[l][vectors - 1] = _mm512_alignr_epi64(zero, acc[l][vectors - 1], 1);
+#pragma GCC unroll 5
+      for (int v = 0; v < vectors; v++) {
+        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+      }
+    }
+  }
+  /* Normalise as the single kernel does: the vector lanes, then one carry
+   * pass from the last dropped digit's carry, in r itself. */
+  for (int l = 0; l < 2; l++) {
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++)
+      _mm512_store_si512((__m512i *)r[l] + v, acc[l][v]);
+    uint64_t c = carry[l];
+    for (int j = 0; j < digits; j++) {
+      const uint64_t sum = r[l][j] + c;
+      r[l][j] = sum & CRISP_BN52_MASK;
+      c = sum >> CRISP_BN52_BITS;
+    }
+  }
+}
+
+#define AMM2(vectors, digits)                                                                                  \
+  static void amm2_##digits(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],    \
+                            const uint64_t *const m[2], const uint64_t k0[2]) {                              \
+    amm2_body(r, a, b, m, k0, vectors, digits);                                                              \
+  }
+AMM2(3, 20)
+AMM2(4, 32)
+AMM2(5, 40)
+
+typedef void amm2_fn(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],
+                     const uint64_t *const m[2], const uint64_t k0[2]);
+
+static amm2_fn *amm2_for(size_t k) {
+  switch (k) {
+    case 20: return amm2_20;
+    case 32: return amm2_32;
+    case 40: return amm2_40;
+    default: return NULL;
+  }
+}
+
+/* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
+ * read, the wanted one kept by a lane mask. One output vector at a time,
+ * so its accumulator stays in a register across the whole scan. */
+static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries, const crisp_limb index[2],
+                    size_t stride) {
+  const size_t vectors = stride / LANES;
+  for (int l = 0; l < 2; l++) {
+    const __m512i wanted = _mm512_set1_epi64((long long)index[l]);
+    for (size_t v = 0; v < vectors; v++) {
+      __m512i acc = _mm512_setzero_si512();
+      const __m512i *entry = (const __m512i *)table[l] + v;
+      for (size_t j = 0; j < entries; j++, entry += vectors) {
+        const __mmask8 take = _mm512_cmpeq_epi64_mask(wanted, _mm512_set1_epi64((long long)j));
+        acc = _mm512_mask_mov_epi64(acc, take, _mm512_load_si512(entry));
+      }
+      _mm512_store_si512((__m512i *)out[l] + v, acc);
+    }
+  }
+}
+
+/* Per lane: table (entries values), then m, R'^2, accumulator, selected
+ * entry, the constant 1; each value `stride` digits. */
+enum { SLOTS_AFTER_TABLE = 5 };
+
+static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                               const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1) {
+  const size_t k = crisp_bn52_limbs(n);
+  amm2_fn *amm2 = amm2_for(k);
+  if (!amm2) return CRISP_E_UNSUPPORTED;
+  const size_t stride = padded_digits(k);
+  const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
+  const size_t entries = (size_t)1 << w;
+  const size_t lane_digits = (entries + SLOTS_AFTER_TABLE) * stride;
+  const size_t bytes = 2 * lane_digits * sizeof(uint64_t);
+  uint64_t *scratch = aligned_alloc(64, bytes);
+  if (!scratch) return CRISP_E_NOMEM;
+  memset(scratch, 0, bytes); /* padding digits stay zero throughout */
+
+  crisp_limb *const result[2] = {r0, r1};
+  const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
+  const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
+  uint64_t *table[2], *m52[2], *square[2], *acc[2], *selected[2], *one[2];
+  for (int l = 0; l < 2; l++) {
+    table[l] = scratch + l * lane_digits;
+    m52[l] = table[l] + entries * stride;
+    square[l] = m52[l] + stride;
+    acc[l] = square[l] + stride;
+    selected[l] = acc[l] + stride;
+    one[l] = selected[l] + stride;
+    one[l][0] = 1;
+    crisp_bn52_from64(m52[l], k, mod[l], n, 0);
+    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l]);
+    crisp_bn52_from64(acc[l], k, base[l], n, 0);
+  }
+  const uint64_t *const m[2] = {m52[0], m52[1]};
+
+  /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
+  {
+    uint64_t *const t0[2] = {table[0], table[1]}, *const t1[2] = {table[0] + stride, table[1] + stride};
+    const uint64_t *const sq[2] = {square[0], square[1]}, *const o[2] = {one[0], one[1]};
+    const uint64_t *const ac[2] = {acc[0], acc[1]};
+    amm2(t0, sq, o, m, k0);
+    amm2(t1, ac, sq, m, k0);
+  }
+  for (size_t i = 2; i < entries; i++) {
+    uint64_t *const out[2] = {table[0] + i * stride, table[1] + i * stride};
+    const uint64_t *const x[2] = {table[0] + i / 2 * stride, table[1] + i / 2 * stride};
+    const uint64_t *const y[2] = {table[0] + (i - i / 2) * stride, table[1] + (i - i / 2) * stride};
+    amm2(out, x, y, m, k0);
+  }
+
+  const uint64_t *const tables[2] = {table[0], table[1]};
+  uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const chosen[2] = {selected[0], selected[1]};
+  const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const chosen_in[2] = {selected[0], selected[1]};
+  const size_t windows = (en * LIMB_BITS + w - 1) / w;
+  crisp_limb index[2];
+  for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, (windows - 1) * w, w);
+  gather2(accumulator, tables, entries, index, stride);
+  for (size_t window = windows - 1; window-- > 0;) {
+    for (unsigned i = 0; i < w; i++) amm2(accumulator, accumulator_in, accumulator_in, m, k0);
+    for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, window * w, w);
+    gather2(chosen, tables, entries, index, stride);
+    amm2(accumulator, accumulator_in, chosen_in, m, k0);
+  }
+  /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
+  const uint64_t *const ones[2] = {one[0], one[1]};
+  amm2(accumulator, accumulator_in, ones, m, k0);
+  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  index[0] = index[1] = 0;
+  crisp_bn52_wipe_frames(k);
+  crisp_wipe(scratch, bytes);
+  free(scratch);
+  return CRISP_OK;
+}
+
+#define IFMA_FEATURES                                                                                    \
+  (CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |         \
+   CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA | CRISP_CPU_BMI2 | CRISP_CPU_ADX)
+
+const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
+    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    mod_exp2_avx512ifma,
+};

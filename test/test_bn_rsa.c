@@ -1,0 +1,426 @@
+/* test/test_bn_rsa.c - crisp_bn_mod_exp2 against GMP's mpz_powm (unrelated
+ * moduli, exponent edges) and crisp_bn_mod_exp, and crisp_bn_mod_exp_crt
+ * against OpenSSL's raw RSA private operation (RSA_NO_PADDING) on freshly
+ * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
+ * this CPU supports; the fault check through the internal hook; every
+ * error code. Links the static library for crisp_bn_mod_exp_crt_hooked. */
+#include "common.h"
+
+#include "bn_internal.h"
+
+#ifdef CRISP_TEST_GMP
+#include <gmp.h>
+#endif
+#ifdef CRISP_TEST_OPENSSL
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+#endif
+
+#define MAX_LIMBS 64
+
+static void fill_modulus(crisp_limb *m, size_t n) {
+  test_fill_random(m, n * sizeof *m);
+  m[0] |= 1;
+  if (!m[n - 1]) m[n - 1] = 1;
+}
+
+/* Below m: random, then the top limb forced under m's. */
+static void fill_below(crisp_limb *x, const crisp_limb *m, size_t n) {
+  test_fill_random(x, n * sizeof *x);
+  x[n - 1] = m[n - 1] > 1 ? x[n - 1] % m[n - 1] : 0;
+}
+
+/* Exponent edge cases by number: 0 zero, 1 one, 2 all ones, else random. */
+static void fill_exponent(crisp_limb *e, size_t en, int kind) {
+  memset(e, 0, MAX_LIMBS * sizeof *e);
+  if (kind == 1 && en) e[0] = 1;
+  if (kind == 2) memset(e, 0xff, en * sizeof *e);
+  if (kind >= 3) test_fill_random(e, en * sizeof *e);
+}
+
+/* r = b^e mod m through crisp_bn_mod_exp on the generic kernels: the
+ * reference for mod_exp2 when GMP is missing. */
+static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
+                             size_t n) {
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+  assert_int_equal(crisp_bn_mod_exp(r, b, e, en, m, n), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
+}
+
+#ifdef CRISP_TEST_GMP
+static void gmp_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
+                      size_t n) {
+  mpz_t zb, ze, zm, zr;
+  mpz_inits(zb, ze, zm, zr, NULL);
+  mpz_import(zb, n, -1, sizeof *b, 0, 0, b);
+  mpz_import(ze, en ? en : 1, -1, sizeof *e, 0, 0, e);
+  if (!en) mpz_set_ui(ze, 0);
+  mpz_import(zm, n, -1, sizeof *m, 0, 0, m);
+  mpz_powm(zr, zb, ze, zm);
+  memset(r, 0, n * sizeof *r);
+  size_t count = 0;
+  mpz_export(r, &count, -1, sizeof *r, 0, 0, zr);
+  mpz_clears(zb, ze, zm, zr, NULL);
+}
+#endif
+
+static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
+                            size_t n) {
+#ifdef CRISP_TEST_GMP
+  gmp_power(r, b, e, en, m, n);
+#else
+  single_reference(r, b, e, en, m, n);
+#endif
+}
+
+static void test_mod_exp2(void **state) {
+  (void)state;
+  static const size_t sizes[] = {1, 2, 3, 8, 15, 16, 17, 24, 32, 33, 48};
+  const size_t rounds = test_scaled(2);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    const size_t n = sizes[s];
+    for (size_t round = 0; round < rounds; round++) {
+      for (int kind = 0; kind < 6; kind++) {
+        /* exponents: zero length, then 1 limb, then up to n limbs */
+        const size_t en = kind == 0 ? 0 : kind == 4 ? 1 : (n < 16 ? n : 16);
+        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
+        crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+        fill_modulus(m0, n);
+        fill_modulus(m1, n);
+        if (round == 1) m1[n - 1] |= (crisp_limb)1 << 63; /* full top limb against a short one */
+        fill_below(b0, m0, n);
+        fill_below(b1, m1, n);
+        if (kind == 5) b0[0] = 0, memset(b0, 0, n * sizeof *b0); /* base 0 */
+        fill_exponent(e0, en, kind);
+        fill_exponent(e1, en, kind == 2 ? 3 : kind); /* all ones against random */
+        reference_power(want0, b0, e0, en, m0, n);
+        reference_power(want1, b1, e1, en, m1, n);
+        const char *name;
+        FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+          memset(r0, 0xa5, sizeof r0);
+          memset(r1, 0x5a, sizeof r1);
+          assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
+          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+            fail_msg("bn_mod_exp2 %s: n=%zu en=%zu kind=%d round=%zu differs from the reference", name, n, en, kind,
+                     round);
+          /* r0 == b0 and r1 == b1 are allowed */
+          memcpy(r0, b0, sizeof r0);
+          memcpy(r1, b1, sizeof r1);
+          assert_int_equal(crisp_bn_mod_exp2(r0, r1, r0, r1, e0, e1, en, m0, m1, n), CRISP_OK);
+          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+            fail_msg("bn_mod_exp2 %s in place: n=%zu en=%zu kind=%d", name, n, en, kind);
+        }
+      }
+    }
+  }
+}
+
+/* Long exponents at the sizes the dual kernel takes, against the single
+ * exponentiation on the generic kernels (checked against GMP in test_bn). */
+static void test_mod_exp2_long(void **state) {
+  (void)state;
+  static const size_t sizes[] = {16, 24, 32};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    const size_t n = sizes[s], en = n;
+    crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
+    crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+    fill_modulus(m0, n);
+    fill_modulus(m1, n);
+    m0[n - 1] |= (crisp_limb)1 << 63;
+    m1[n - 1] |= (crisp_limb)1 << 63;
+    fill_below(b0, m0, n);
+    fill_below(b1, m1, n);
+    /* m - 1 as a base: (-1)^e */
+    memcpy(b1, m1, n * sizeof *b1);
+    b1[0] -= 1;
+    fill_exponent(e0, en, 3);
+    fill_exponent(e1, en, 3);
+    single_reference(want0, b0, e0, en, m0, n);
+    single_reference(want1, b1, e1, en, m1, n);
+    const char *name;
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+      assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
+      if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+        fail_msg("bn_mod_exp2 %s: n=%zu en=%zu differs from the reference", name, n, en);
+    }
+  }
+}
+
+static void test_mod_exp2_errors(void **state) {
+  (void)state;
+  const size_t n = 4;
+  crisp_limb m[8] = {0}, b[8] = {0}, e[8] = {0}, r0[16], r1[16], even[8] = {0}, low_top[8] = {0};
+  fill_modulus(m, n);
+  fill_below(b, m, n);
+  e[0] = 3;
+  memcpy(even, m, sizeof even);
+  even[0] &= ~(crisp_limb)1;
+  memcpy(low_top, m, sizeof low_top);
+  low_top[n - 1] = 0;
+  memset(r0, 0x77, sizeof r0);
+  memset(r1, 0x77, sizeof r1);
+  crisp_limb untouched[16];
+  memset(untouched, 0x77, sizeof untouched);
+  assert_int_equal(crisp_bn_mod_exp2(NULL, r1, b, b, e, e, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, NULL, b, b, e, e, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, NULL, b, e, e, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, NULL, e, e, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, NULL, e, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, NULL, 1, m, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, NULL, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, NULL, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, m, 0), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, even, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, even, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, low_top, m, n), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r0 + 2, b, b, e, e, 1, m, m, n), CRISP_E_INVALID); /* r0, r1 overlap */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, r0, e, e, 1, m, m, n), CRISP_E_INVALID);    /* r0 = b1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, r1, e, 1, m, m, n), CRISP_E_INVALID);    /* r1 = e0 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, r0, n), CRISP_E_INVALID);    /* r0 = m1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, m, b, e, e, 1, m, m, n), CRISP_E_RANGE);       /* b0 = m0 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, m, e, e, 1, m, m, n), CRISP_E_RANGE);       /* b1 = m1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, m, CRISP_BN_MONT_MAX_LIMBS + 1), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, SIZE_MAX, m, m, n), CRISP_E_RANGE);
+  assert_memory_equal(r0, untouched, sizeof r0);
+  assert_memory_equal(r1, untouched, sizeof r1);
+  /* en == 0 needs no exponent pointers */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, NULL, NULL, 0, m, m, n), CRISP_OK);
+  assert_int_equal(r0[0], 1);
+  assert_int_equal(r1[0], 1);
+}
+
+/* ---- RSA by CRT --------------------------------------------------------- */
+
+typedef struct rsa_key {
+  size_t half;
+  crisp_limb n[2 * MAX_LIMBS / 2], p[MAX_LIMBS / 2], q[MAX_LIMBS / 2], dp[MAX_LIMBS / 2], dq[MAX_LIMBS / 2],
+      qinv[MAX_LIMBS / 2], e[1];
+} rsa_key;
+
+/* Flips bit 5 of m1: one faulty half, as in the Bellcore attack. */
+static void flip_bit(crisp_limb *m1, size_t half) {
+  (void)half;
+  m1[0] ^= (crisp_limb)1 << 5;
+}
+
+/* Checks one c against an expected r on every implementation; also the
+ * fault hook, e == NULL, and r == c. */
+static void check_crt(const rsa_key *key, const crisp_limb *c, const crisp_limb *want, const char *what) {
+  const size_t h = key->half, nn = 2 * h;
+  crisp_limb r[MAX_LIMBS];
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    memset(r, 0xa5, sizeof r);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1), CRISP_OK);
+    if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s: %s, %zu-bit key differs", name, what, 128 * h);
+    memset(r, 0xa5, sizeof r);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, NULL, 0), CRISP_OK);
+    if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s without e: %s differs", name, what);
+    memcpy(r, c, nn * sizeof *r);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, r, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1), CRISP_OK);
+    if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s in place: %s differs", name, what);
+    /* a fault: detected, r wiped */
+    memset(r, 0xa5, sizeof r);
+    assert_int_equal(crisp_bn_mod_exp_crt_hooked(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1,
+                                                 flip_bit),
+                     CRISP_E_MISMATCH);
+    for (size_t i = 0; i < nn; i++)
+      if (r[i]) fail_msg("crt %s: r not wiped after a fault (%s)", name, what);
+  }
+}
+
+#ifdef CRISP_TEST_OPENSSL
+static void bn_to_limbs(crisp_limb *x, size_t n, const BIGNUM *b) {
+  unsigned char bytes[MAX_LIMBS * 8];
+  assert_true(BN_num_bytes(b) <= (int)(n * 8));
+  assert_int_equal(BN_bn2lebinpad(b, bytes, (int)(n * 8)), (int)(n * 8));
+  memcpy(x, bytes, n * 8); /* little-endian host */
+}
+
+static BIGNUM *param(EVP_PKEY *pkey, const char *name) {
+  BIGNUM *b = NULL;
+  assert_int_equal(EVP_PKEY_get_bn_param(pkey, name, &b), 1);
+  return b;
+}
+
+/* OpenSSL's raw private operation: out = c^d mod n. */
+static void openssl_private(EVP_PKEY *pkey, const crisp_limb *c, crisp_limb *out, size_t nn) {
+  unsigned char in[MAX_LIMBS * 8], result[MAX_LIMBS * 8];
+  const size_t bytes = nn * 8;
+  for (size_t i = 0; i < bytes; i++) in[i] = (unsigned char)(c[(bytes - 1 - i) / 8] >> (8 * ((bytes - 1 - i) % 8)));
+  EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
+  assert_non_null(ctx);
+  assert_int_equal(EVP_PKEY_decrypt_init(ctx), 1);
+  assert_int_equal(EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING), 1);
+  size_t outlen = sizeof result;
+  assert_int_equal(EVP_PKEY_decrypt(ctx, result, &outlen, in, bytes), 1);
+  assert_int_equal(outlen, bytes);
+  EVP_PKEY_CTX_free(ctx);
+  memset(out, 0, nn * 8);
+  for (size_t i = 0; i < bytes; i++) out[(bytes - 1 - i) / 8] |= (crisp_limb)result[i] << (8 * ((bytes - 1 - i) % 8));
+}
+
+static void test_crt_openssl(void **state) {
+  (void)state;
+  /* 3072 and 4096-bit key generation is slow under emulation */
+  const unsigned bits_list[] = {1024, 2048, 3072, 4096};
+  const size_t keys = test_scale() >= 1 ? 4 : 2;
+  for (size_t kb = 0; kb < keys; kb++) {
+    const unsigned bits = bits_list[kb];
+    EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
+    assert_non_null(pkey);
+    BIGNUM *bn_n = param(pkey, OSSL_PKEY_PARAM_RSA_N), *bn_p = param(pkey, OSSL_PKEY_PARAM_RSA_FACTOR1),
+           *bn_q = param(pkey, OSSL_PKEY_PARAM_RSA_FACTOR2), *bn_dp = param(pkey, OSSL_PKEY_PARAM_RSA_EXPONENT1),
+           *bn_dq = param(pkey, OSSL_PKEY_PARAM_RSA_EXPONENT2),
+           *bn_qinv = param(pkey, OSSL_PKEY_PARAM_RSA_COEFFICIENT1), *bn_e = param(pkey, OSSL_PKEY_PARAM_RSA_E);
+    rsa_key key, swapped;
+    const size_t h = bits / 128, nn = 2 * h;
+    key.half = swapped.half = h;
+    bn_to_limbs(key.n, nn, bn_n);
+    bn_to_limbs(key.p, h, bn_p);
+    bn_to_limbs(key.q, h, bn_q);
+    bn_to_limbs(key.dp, h, bn_dp);
+    bn_to_limbs(key.dq, h, bn_dq);
+    bn_to_limbs(key.qinv, h, bn_qinv);
+    bn_to_limbs(key.e, 1, bn_e);
+    /* the same key with p and q exchanged: qinv' = p^-1 mod q */
+    BN_CTX *bctx = BN_CTX_new();
+    BIGNUM *pinv = BN_mod_inverse(NULL, bn_p, bn_q, bctx);
+    assert_non_null(pinv);
+    memcpy(swapped.n, key.n, sizeof key.n);
+    memcpy(swapped.p, key.q, sizeof key.q);
+    memcpy(swapped.q, key.p, sizeof key.p);
+    memcpy(swapped.dp, key.dq, sizeof key.dq);
+    memcpy(swapped.dq, key.dp, sizeof key.dp);
+    bn_to_limbs(swapped.qinv, h, pinv);
+    swapped.e[0] = key.e[0];
+
+    crisp_limb c[MAX_LIMBS], want[MAX_LIMBS];
+    const size_t randoms = test_scaled(3);
+    for (size_t t = 0; t < 3 + randoms; t++) {
+      memset(c, 0, sizeof c);
+      if (t == 1) c[0] = 1;
+      if (t == 2) memcpy(c, key.n, nn * sizeof *c), c[0] -= 1; /* n - 1 (n odd) */
+      if (t >= 3) {
+        test_fill_random(c, nn * sizeof *c);
+        c[nn - 1] %= key.n[nn - 1];
+      }
+      openssl_private(pkey, c, want, nn);
+      char what[64];
+      snprintf(what, sizeof what, "c case %zu", t);
+      check_crt(&key, c, want, what);
+      check_crt(&swapped, c, want, what);
+    }
+    BN_free(pinv);
+    BN_CTX_free(bctx);
+    BN_free(bn_n), BN_free(bn_p), BN_free(bn_q), BN_free(bn_dp), BN_free(bn_dq), BN_free(bn_qinv), BN_free(bn_e);
+    EVP_PKEY_free(pkey);
+  }
+}
+#endif
+
+/* A one-limb-halves key: p = 2^64 - 59, q = 2^64 - 83 (both prime),
+ * e = 65537, dp, dq and both inverses precomputed; swap gives p < q. */
+static void small_key(rsa_key *key, int swap) {
+  const crisp_limb big = 0xffffffffffffffc5ull, small = 0xffffffffffffffadull;
+  const crisp_limb d_big = 1563288166766602825ull, d_small = 17335497821928034077ull;
+  const crisp_limb small_inv_mod_big = 3843071682022823241ull, big_inv_mod_small = 14603672391686728297ull;
+  memset(key, 0, sizeof *key);
+  key->half = 1;
+  key->p[0] = swap ? small : big;
+  key->q[0] = swap ? big : small;
+  key->dp[0] = swap ? d_small : d_big;
+  key->dq[0] = swap ? d_big : d_small;
+  key->qinv[0] = swap ? big_inv_mod_small : small_inv_mod_big;
+  key->e[0] = 65537;
+  crisp_bn_mul(key->n, key->p, 1, key->q, 1);
+}
+
+/* Without peers: c = x^e mod n by crisp_bn_mod_exp, so the CRT must give x
+ * back; x = 0, 1, n - 1 and random. */
+static void test_crt_small(void **state) {
+  (void)state;
+  for (int swap = 0; swap < 2; swap++) {
+    rsa_key key;
+    small_key(&key, swap);
+    for (size_t t = 0; t < 3 + test_scaled(8); t++) {
+      crisp_limb x[2] = {0, 0}, c[2];
+      if (t == 1) x[0] = 1;
+      if (t == 2) x[0] = key.n[0] - 1, x[1] = key.n[1];
+      if (t >= 3) test_fill_random(x, sizeof x), x[1] %= key.n[1];
+      assert_int_equal(crisp_bn_mod_exp(c, x, key.e, 1, key.n, 2), CRISP_OK);
+      check_crt(&key, c, x, "one-limb key");
+    }
+  }
+}
+
+static void test_crt_errors(void **state) {
+  (void)state;
+  rsa_key key;
+  small_key(&key, 0);
+  crisp_limb c[2] = {855, 7}, r[4], untouched[4];
+  memset(r, 0x77, sizeof r);
+  memcpy(untouched, r, sizeof r);
+  const crisp_limb *p = key.p, *q = key.q, *dp = key.dp, *dq = key.dq, *qi = key.qinv, *e = key.e;
+  assert_int_equal(crisp_bn_mod_exp_crt(NULL, c, p, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, NULL, p, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, NULL, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, NULL, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, NULL, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, NULL, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, NULL, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qi, 0, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qi, 1, e, 0), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qi, CRISP_BN_MONT_MAX_LIMBS / 2 + 1, e, 1),
+                   CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qi, 1, e, SIZE_MAX), CRISP_E_RANGE);
+  /* overlaps of r (two limbs) with an input other than c */
+  crisp_limb inputs[8];
+  memcpy(inputs, (crisp_limb[6]){p[0], q[0], dp[0], dq[0], qi[0], e[0]}, 6 * sizeof *inputs);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs, c, inputs, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs, c, p, inputs + 1, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs + 1, c, p, q, inputs + 2, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs + 2, c, p, q, dp, inputs + 3, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs + 3, c, p, q, dp, dq, inputs + 4, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(inputs + 4, c, p, q, dp, dq, qi, 1, inputs + 5, 1), CRISP_E_INVALID);
+  crisp_limb shifted[3] = {855, 7, 0};
+  assert_int_equal(crisp_bn_mod_exp_crt(shifted + 1, shifted, p, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_memory_equal(r, untouched, sizeof r);
+  /* checks on secret values, decided by masks */
+  crisp_limb even[1] = {p[0] - 1}, big_qinv[1] = {p[0]}, big_c[2] = {key.n[0], key.n[1]};
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, even, q, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, even, dp, dq, qi, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, big_qinv, 1, e, 1), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, big_c, p, q, dp, dq, qi, 1, e, 1), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, big_c, p, q, dp, dq, qi, 1, NULL, 0), CRISP_E_RANGE);
+  /* p * q not filling 2 * half limbs */
+  const crisp_limb p2[2] = {p[0], 0}, q2[2] = {q[0], 0}, d2[2] = {1, 0}, qi2[2] = {qi[0], 0};
+  crisp_limb c4[4] = {855, 0, 0, 0};
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c4, p2, q2, d2, d2, qi2, 2, e, 1), CRISP_E_INVALID);
+  assert_memory_equal(r, untouched, sizeof r);
+  /* a wrong public exponent is a mismatch, r wiped */
+  const crisp_limb wrong_e[1] = {3};
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qi, 1, wrong_e, 1), CRISP_E_MISMATCH);
+  assert_int_equal(r[0], 0);
+  assert_int_equal(r[1], 0);
+  assert_int_equal(r[2], untouched[2]);
+}
+
+int main(void) {
+  test_seed(0);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_mod_exp2, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_long, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_errors, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),
+#ifdef CRISP_TEST_OPENSSL
+      cmocka_unit_test_teardown(test_crt_openssl, test_teardown_unpin),
+#endif
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
