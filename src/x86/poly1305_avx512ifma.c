@@ -19,6 +19,7 @@
 #include <immintrin.h>
 
 #include "util.h"
+#include "tuning.h"
 #include "x86/poly1305_x86_64.h"
 
 #define LANES 8
@@ -30,13 +31,10 @@
  * Cold, the key's first long call, also computes r^1..r^16, which costs
  * about as much as 13 scalar blocks, so the vector path pays from about 32
  * blocks; warm, with the powers cached, from its first 8-block step. The
- * README's crossover table gives the measurements and the command. */
-#ifndef IFMA_COLD_BLOCKS
-#define IFMA_COLD_BLOCKS 32
-#endif
-#ifndef IFMA_WARM_BLOCKS
-#define IFMA_WARM_BLOCKS 8
-#endif
+ * README's crossover table gives the measurements and the command; these are
+ * the defaults of src/tuning.h, which also keeps each at least one step. */
+#define IFMA_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_COLD)
+#define IFMA_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_WARM)
 
 /* power[limb][k] holds limb `limb` of r^(16-k) (limbs 3 and 4: 20 r1, 20 r2). */
 typedef struct ifma_state {
@@ -202,7 +200,6 @@ void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t n
   crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, IFMA_COLD_BLOCKS, IFMA_WARM_BLOCKS, blocks_vector);
 }
 
-_Static_assert(IFMA_COLD_BLOCKS >= LANES && IFMA_WARM_BLOCKS >= LANES, "the vector path needs one full step");
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
     .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,
