@@ -166,6 +166,7 @@ static int failures;
 static void run_child(const char *label, const char *disable, const char *force, feature_set hidden) {
   setenv("CRISP_CPU_DISABLE", disable, 1);
   unsetenv("CRYPTO_OPTIONS");
+  unsetenv("CRYPTO_IMPL");
   if (force)
     setenv("CRYPTO_FORCE", force, 1);
   else

@@ -40,21 +40,22 @@ static int allowed(const crisp_impl_info *impl, crisp_level_id cap, uint32_t cpu
   return impl && impl->level <= cap && (impl->features & ~cpu_features) == 0;
 }
 
-static const crisp_uarch_rule *find_rule(crisp_kernel kernel, crisp_uarch_id uarch, const char *impl,
-                                         crisp_rule_action action) {
-  for (size_t i = 0; i < crisp_uarch_rule_count; i++) {
-    const crisp_uarch_rule *rule = &crisp_uarch_rules[i];
+static const crisp_uarch_rule *find_rule(const crisp_uarch_rule *rules, size_t count, crisp_kernel kernel,
+                                         crisp_uarch_id uarch, const char *impl, crisp_rule_action action) {
+  for (size_t i = 0; i < count; i++) {
+    const crisp_uarch_rule *rule = &rules[i];
     if (rule->uarch == uarch && rule->kernel == kernel && rule->action == action && strcasecmp(rule->impl, impl) == 0)
       return rule;
   }
   return NULL;
 }
 
-const crisp_impl_info *crisp_uarch_choose(crisp_kernel kernel, crisp_uarch_id uarch, crisp_level_id cap,
-                                          uint32_t cpu_features, const crisp_uarch_rule **decided) {
+const crisp_impl_info *crisp_uarch_choose_from(const crisp_uarch_rule *rules, size_t count, crisp_kernel kernel,
+                                               crisp_uarch_id uarch, crisp_level_id cap, uint32_t cpu_features,
+                                               const crisp_uarch_rule **decided) {
   *decided = NULL;
-  for (size_t i = 0; i < crisp_uarch_rule_count; i++) {
-    const crisp_uarch_rule *rule = &crisp_uarch_rules[i];
+  for (size_t i = 0; i < count; i++) {
+    const crisp_uarch_rule *rule = &rules[i];
     if (rule->uarch != uarch || rule->kernel != kernel || rule->action != CRISP_RULE_PREFER) continue;
     const crisp_impl_info *impl = crisp_registry_find(kernel, rule->impl);
     if (allowed(impl, cap, cpu_features)) {
@@ -67,7 +68,7 @@ const crisp_impl_info *crisp_uarch_choose(crisp_kernel kernel, crisp_uarch_id ua
     const crisp_impl_info *impl = crisp_registry_at(kernel, i);
     if (!impl) break;
     if (!allowed(impl, cap, cpu_features)) continue;
-    const crisp_uarch_rule *rule = find_rule(kernel, uarch, impl->name, CRISP_RULE_VETO);
+    const crisp_uarch_rule *rule = find_rule(rules, count, kernel, uarch, impl->name, CRISP_RULE_VETO);
     if (!rule) {
       *decided = veto;
       return impl;
@@ -76,6 +77,12 @@ const crisp_impl_info *crisp_uarch_choose(crisp_kernel kernel, crisp_uarch_id ua
   }
   *decided = NULL;
   return crisp_registry_best(kernel, cap, cpu_features);
+}
+
+const crisp_impl_info *crisp_uarch_choose(crisp_kernel kernel, crisp_uarch_id uarch, crisp_level_id cap,
+                                          uint32_t cpu_features, const crisp_uarch_rule **decided) {
+  return crisp_uarch_choose_from(crisp_uarch_rules, crisp_uarch_rule_count, kernel, uarch, cap, cpu_features,
+                                 decided);
 }
 
 void crisp_uarch_apply_settings(crisp_uarch_id uarch) {
