@@ -18,7 +18,7 @@
 struct options {
   const char *kernels; /* comma-separated labels, NULL: all */
   const char *impl;    /* NULL: default, "all", or a name */
-  int peers, sweep, check;
+  int peers, sweep, check, tune;
   bench_settings settings;
 };
 
@@ -81,6 +81,14 @@ static void help(void) {
          "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
          "                cases (bench/kernel_cases.c) and every malformed case\n"
          "  --version     print the version and exit\n");
+}
+
+static void tune_help(void) {
+  printf("Usage: crisp tune [--time MS]\n"
+         "Measures every implementation this CPU supports of each kernel at three sizes (a few\n"
+         "seconds in all), then prints the line CRYPTO_IMPL=kernel:impl,... that pins the\n"
+         "fastest of each; set it in the environment to keep that choice.\n\n"
+         "  --time MS     measuring time per implementation and size (default 30)\n");
 }
 
 static int kernel_selected(const struct options *options, const char *kernel) {
@@ -194,8 +202,10 @@ static int parse(int argc, char **argv, struct options *options) {
     const char *arg = argv[i];
     const int has_value = i + 1 < argc;
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-      help();
+      options->tune ? tune_help() : help();
       return -1;
+    } else if (!strcmp(arg, "--tune")) {
+      options->tune = 1;
     } else if (!strcmp(arg, "--version")) {
       printf("crisp-bench %s\n", CRISP_VERSION_STRING);
       if (strcmp(crisp_version(), CRISP_VERSION_STRING)) printf("libcrisp %s\n", crisp_version());
@@ -232,6 +242,9 @@ static int parse(int argc, char **argv, struct options *options) {
   if (options->sweep && options->kernels && strcmp(options->kernels, "poly1305"))
     return usage_error("--sweep measures poly1305 only");
   if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
+  if (options->tune && (options->sweep || options->peers || options->kernels || options->impl ||
+                        options->settings.json || options->check))
+    return usage_error("--tune takes only --time");
   return 0;
 }
 
@@ -269,10 +282,15 @@ static void report_missing_specs(void) {
 }
 
 int main(int argc, char **argv) {
-  struct options options = {NULL, NULL, 0, 0, 0, {0, 1, 5, 0, 0}};
+  struct options options = {NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
   if (options.check) return check_specs();
+  if (options.tune) {
+    if (options.settings.row_ms == 0) options.settings.row_ms = 30;
+    options.settings.batch_ms = 0.5, options.settings.repetitions = 3;
+    return bench_tune(&options.settings);
+  }
   /* The sweep has ~50 lengths times every implementation: shorter rows. */
   if (options.settings.row_ms == 0) options.settings.row_ms = options.sweep ? 40 : 200;
   const int impl_status = check_impl(&options);

@@ -109,6 +109,10 @@ void bench_report_end(const bench_settings *settings);
 /* "64 B", "16 KiB", "16x16 KiB", "2048 bit". */
 void bench_size_label(char *out, size_t capacity, const bench_case *c);
 
+/* --tune: every supported implementation of each kernel at a few sizes,
+ * then the CRYPTO_IMPL line that pins the winners. Returns the exit status. */
+int bench_tune(const bench_settings *settings);
+
 /* --kernel poly1305 --sweep. Returns the exit status. */
 int bench_sweep(const bench_settings *settings);
 
