@@ -8,11 +8,11 @@
  * ISA: AVX-512F + AVX-512VL (built with the avx512 flag set, so the compiler
  * may also use BW/DQ/AVX2 encodings: the descriptor lists them).
  * Critical path per step: b -> ternlog -> add -> rotate -> add (4 vector
- * operations); x[k] + K[i] is added to the old a beforehand, and the chain
- * never leaves the vector registers. The scalar assembly needs 4.5 to 5
- * operations a step, so this wins only where simple vector operations take
- * one cycle, as many as the scalar ones; where they take two it loses by
- * almost half. The microarchitecture table (src/dispatch/uarch_table.c)
+ * operations); x[k] + K[i] is added to the old a beforehand, straight from
+ * memory, and the chain never leaves the vector registers. The scalar
+ * assembly's steps take 4.5 cycles on average, so this wins only where
+ * simple vector operations take one cycle (4 a step); where they take two
+ * (8 a step) it loses by almost half. The microarchitecture table (src/dispatch/uarch_table.c)
  * chooses it for such cores; feature order, which comes after the scalar
  * code in src/dispatch/impl_list.h, never does.
  * Meant for: single messages of any length. */
@@ -40,12 +40,13 @@ static const uint32_t round_word_index[3][16] __attribute__((aligned(64))) = {
     {0, 7, 14, 5, 12, 3, 10, 1, 8, 15, 6, 13, 4, 11, 2, 9},
 };
 
-/* VPTERNLOGD truth tables of the round functions F = b ? c : d,
- * G = d ? b : c, H = b ^ c ^ d, I = c ^ (b | ~d), with the operands in the
- * order (c, b, d): VPTERNLOGD overwrites its first operand, so the copy it
- * needs is made of c, which is old, rather than of b, the value just made,
- * and the copy stays off the chain. */
-enum { FUNCTION_F = 0xe2, FUNCTION_G = 0xd8, FUNCTION_H = 0x96, FUNCTION_I = 0x2d };
+/* VPTERNLOGD truth tables of the round functions of (b, c, d):
+ * F = b ? c : d, G = d ? b : c, H = b ^ c ^ d, I = c ^ (b | ~d).
+ * VPTERNLOGD overwrites its first operand, so b, the value just made, goes
+ * there through a register copy (eliminated at rename on the cores this is
+ * for). Copying c instead and passing b as a source was slower in the bench:
+ * the destination operand is the one the instruction reads last. */
+enum { FUNCTION_F = 0xca, FUNCTION_G = 0xe4, FUNCTION_H = 0x96, FUNCTION_I = 0x39 };
 
 /* a = b + ((a + f(b, c, d) + x[k] + K[i]) <<< s); x[k] + K[i] is added
  * first, as a is old and b is the value just made, by a VPADDD that
@@ -53,7 +54,7 @@ enum { FUNCTION_F = 0xe2, FUNCTION_G = 0xd8, FUNCTION_H = 0x96, FUNCTION_I = 0x2
 #define STEP(function, a, b, c, d, i, shift)                                  \
   a = _mm_add_epi32(a, _mm_set1_epi32((int)words[i]));                       \
   __asm__("" : "+v"(a)); /* no reassociating x + K into the path */          \
-  a = _mm_add_epi32(a, _mm_ternarylogic_epi32(c, b, d, function));           \
+  a = _mm_add_epi32(a, _mm_ternarylogic_epi32(b, c, d, function));           \
   a = _mm_add_epi32(_mm_rol_epi32(a, shift), b)
 
 #define STEP4(function, i, s0, s1, s2, s3)  \
