@@ -46,6 +46,7 @@ typedef struct bench_case {
   crisp_limb *out;                        /* 2 * limbs + 1 */
   size_t limbs;
   crisp_limb minv; /* crisp_bn_mont_inv(modulus[0]) */
+  size_t chunk;    /* Poly1305: streamed in updates of this many bytes; 0: one call */
 } bench_case;
 
 /* Code that performs a case's operation `iterations` times. */
@@ -74,6 +75,8 @@ typedef struct bench_settings {
   int repetitions;    /* batches per row at least */
   int json;
   int tsv;            /* sweep only: tab-separated data for plotting */
+  int peers;          /* sweep only: peer rows and the default's ratio to the best */
+  size_t chunk;       /* sweep only: Poly1305 streamed in updates of this size; 0: one-shot */
 } bench_settings;
 
 /* Every spec, in the order the bench runs them (bench/kernel_cases.c). */
