@@ -96,6 +96,7 @@ static void describe_choices(void) {
       snprintf(env_pin_reasons[k], sizeof env_pin_reasons[k], "CRYPTO_IMPL=%s:%s", kernel_names[k], env.impls[k]->name);
   for (size_t i = 0; i < crisp_uarch_rule_count; i++) {
     const crisp_uarch_rule *rule = &crisp_uarch_rules[i];
+    if (rule->uarch == CRISP_UARCH_COUNT) continue; /* the placeholder */
     snprintf(rule_reasons[i], sizeof rule_reasons[i], "table, %s %s %s: %s",
              crisp_uarch_name(rule->uarch), rule->action == CRISP_RULE_PREFER ? "prefers" : "vetoes, so feature order skips",
              rule->impl, rule->evidence);

@@ -9,6 +9,7 @@
 #include "registry.h"
 
 const crisp_uarch_rule crisp_uarch_rules[] = {
+#if defined(CRISP_ARCH_X86_64)
     /* Single-stream MD5 in vector registers: four dependent operations a
      * step (add, ternlog, rotate, add) against the scalar code's 4.5-5
      * cycles a step, so it wins only where they take one cycle each. */
@@ -24,6 +25,9 @@ const crisp_uarch_rule crisp_uarch_rules[] = {
     {CRISP_UARCH_ZEN5, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_VETO,
      "measured: 0.56x x86_64-bmi1 at 16 KiB and 1 MiB on AMD EPYC family 0x1a model 0x02 (Zen 5): 2-cycle vector "
      "latency makes its 4-operation chain 8 cycles a step"},
+#endif
+    /* No arm64 core has an entry: no arm64 hardware has been measured. */
+    {CRISP_UARCH_COUNT, CRISP_KERNEL_COUNT, "", CRISP_RULE_VETO, ""}, /* matches no core: C has no empty arrays */
 };
 const size_t crisp_uarch_rule_count = sizeof crisp_uarch_rules / sizeof crisp_uarch_rules[0];
 _Static_assert(sizeof crisp_uarch_rules / sizeof crisp_uarch_rules[0] <= CRISP_UARCH_RULES_MAX,

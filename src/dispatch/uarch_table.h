@@ -34,6 +34,7 @@ typedef struct crisp_uarch_setting {
 /* Room dispatch.c keeps for one reason string per rule. */
 #define CRISP_UARCH_RULES_MAX 32
 
+/* Each table ends with a placeholder for no core (uarch CRISP_UARCH_COUNT). */
 extern const crisp_uarch_rule crisp_uarch_rules[];
 extern const size_t crisp_uarch_rule_count;
 extern const crisp_uarch_setting crisp_uarch_settings[];
