@@ -207,7 +207,7 @@ while read -r kernel; do
   [[ ",${pins#CRYPTO_IMPL=}," == *",$kernel:"* ]] && pass || fail "crisp tune pins no implementation of $kernel"
 done < "$work/kernels"
 env "$pins" ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info > "$work/tuned" 2> "$work/tuned.err"; status=$?
-if [ $status = 0 ] && [ ! -s "$work/tuned.err" ]; then pass; else fail "crisp info with $pins: exit $status"; fi
+if [ $status = 0 ] && ! grep -q '^crisp' "$work/tuned.err"; then pass; else fail "crisp info with $pins: exit $status"; fi
 for pin in $(tr , ' ' <<<"${pins#CRYPTO_IMPL=}"); do
   grep -qx "${pin%%:*}: ${pin#*:}" "$work/tuned" && pass || fail "crisp info does not run $pin"
 done
