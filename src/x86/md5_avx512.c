@@ -42,10 +42,10 @@ static const uint32_t round_word_index[3][16] __attribute__((aligned(64))) = {
 
 /* VPTERNLOGD truth tables of the round functions of (b, c, d):
  * F = b ? c : d, G = d ? b : c, H = b ^ c ^ d, I = c ^ (b | ~d).
- * VPTERNLOGD overwrites its first operand, so b, the value just made, goes
- * there through a register copy (eliminated at rename on the cores this is
- * for). Copying c instead and passing b as a source was slower in the bench:
- * the destination operand is the one the instruction reads last. */
+ * VPTERNLOGD overwrites its first operand; b, the value just made, goes
+ * there, through a register copy that renaming eliminates, because the
+ * destination is the operand the instruction can take last (with c there
+ * and b as a source, each step is a cycle longer). */
 enum { FUNCTION_F = 0xca, FUNCTION_G = 0xe4, FUNCTION_H = 0x96, FUNCTION_I = 0x39 };
 
 /* a = b + ((a + f(b, c, d) + x[k] + K[i]) <<< s); x[k] + K[i] is added
