@@ -18,7 +18,7 @@
 struct options {
   const char *kernels; /* comma-separated labels, NULL: all */
   const char *impl;    /* NULL: default, "all", or a name */
-  int peers, sweep, check;
+  int peers, sweep, check, tune;
   bench_settings settings;
 };
 
@@ -59,7 +59,7 @@ static void print_labels(void) {
 
 static void help(void) {
   printf("Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
-         "       crisp bench --kernel poly1305 --sweep [--json|--tsv] [--time MS]\n"
+         "       crisp bench --kernel poly1305 --sweep [--peers] [--chunk N] [--json|--tsv] [--time MS]\n"
          "       crisp bench --check\n"
          "Measures crisp's kernels: ops/ms, MB/s (bytes kernels), ns/op: the best of many\n"
          "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n"
@@ -74,13 +74,23 @@ static void help(void) {
          "  --json        machine-readable output\n"
          "  --time MS     measuring time per row (default 200, sweep 40)\n"
          "  --quick       short run (25 ms per row)\n"
-         "  --sweep       Poly1305 at every length 16 B..64 KiB (powers of two, -1, +1, +15) for\n"
+         "  --sweep       Poly1305 at every length 16 B..1 MiB (powers of two, -1, +1, +15) for\n"
          "                each implementation and the default path; flags lengths where the\n"
-         "                default is below 0.95x the fastest implementation\n"
+         "                default is below 0.95x the fastest implementation (LOW) and, with\n"
+         "                --peers, below 1.0x the faster of OpenSSL and libsodium (BEHIND)\n"
+         "  --chunk N     with --sweep: stream each message in updates of N bytes\n"
          "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
          "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
          "                cases (bench/kernel_cases.c) and every malformed case\n"
          "  --version     print the version and exit\n");
+}
+
+static void tune_help(void) {
+  printf("Usage: crisp tune [--time MS]\n"
+         "Measures every implementation this CPU supports of each kernel at three sizes (a few\n"
+         "seconds in all), then prints the line CRYPTO_IMPL=kernel:impl,... that pins the\n"
+         "fastest of each; set it in the environment to keep that choice.\n\n"
+         "  --time MS     measuring time per implementation and size (default 30)\n");
 }
 
 static int kernel_selected(const struct options *options, const char *kernel) {
@@ -194,8 +204,10 @@ static int parse(int argc, char **argv, struct options *options) {
     const char *arg = argv[i];
     const int has_value = i + 1 < argc;
     if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-      help();
+      options->tune ? tune_help() : help();
       return -1;
+    } else if (!strcmp(arg, "--tune")) {
+      options->tune = 1;
     } else if (!strcmp(arg, "--version")) {
       printf("crisp-bench %s\n", CRISP_VERSION_STRING);
       if (strcmp(crisp_version(), CRISP_VERSION_STRING)) printf("libcrisp %s\n", crisp_version());
@@ -212,6 +224,11 @@ static int parse(int argc, char **argv, struct options *options) {
       options->sweep = 1;
     } else if (!strcmp(arg, "--quick")) {
       options->settings.row_ms = 25, options->settings.batch_ms = 0.5, options->settings.repetitions = 3;
+    } else if (!strcmp(arg, "--chunk") && has_value) {
+      char *end;
+      const unsigned long long chunk = strtoull(argv[++i], &end, 10);
+      if (*end || chunk == 0 || chunk > (1u << 30)) return usage_error("--chunk needs a positive number of bytes");
+      options->settings.chunk = (size_t)chunk;
     } else if (!strcmp(arg, "--kernel") && has_value) {
       options->kernels = argv[++i];
       const int status = check_labels(options->kernels);
@@ -223,7 +240,8 @@ static int parse(int argc, char **argv, struct options *options) {
       options->settings.row_ms = strtod(argv[++i], &end);
       if (*end || !(options->settings.row_ms > 0 && options->settings.row_ms < 1e6))
         return usage_error("--time needs a positive number of milliseconds");
-    } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time")) {
+    } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time") ||
+               !strcmp(arg, "--chunk")) {
       return usage_error("option '%s' needs a value", arg);
     } else {
       return usage_error("unknown argument '%s'", arg);
@@ -232,6 +250,11 @@ static int parse(int argc, char **argv, struct options *options) {
   if (options->sweep && options->kernels && strcmp(options->kernels, "poly1305"))
     return usage_error("--sweep measures poly1305 only");
   if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
+  if (options->settings.chunk && !options->sweep) return usage_error("--chunk goes with --sweep");
+  options->settings.peers = options->peers;
+  if (options->tune && (options->sweep || options->peers || options->kernels || options->impl ||
+                        options->settings.json || options->check || options->settings.chunk))
+    return usage_error("--tune takes only --time");
   return 0;
 }
 
@@ -269,10 +292,15 @@ static void report_missing_specs(void) {
 }
 
 int main(int argc, char **argv) {
-  struct options options = {NULL, NULL, 0, 0, 0, {0, 1, 5, 0, 0}};
+  struct options options = {NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
   if (options.check) return check_specs();
+  if (options.tune) {
+    if (options.settings.row_ms == 0) options.settings.row_ms = 30;
+    options.settings.batch_ms = 0.5, options.settings.repetitions = 3;
+    return bench_tune(&options.settings);
+  }
   /* The sweep has ~50 lengths times every implementation: shorter rows. */
   if (options.settings.row_ms == 0) options.settings.row_ms = options.sweep ? 40 : 200;
   const int impl_status = check_impl(&options);

@@ -47,6 +47,7 @@ typedef struct bench_case {
   size_t limbs;
   crisp_limb minv; /* crisp_bn_mont_inv(modulus[0]) */
   const struct bench_rsa_key *rsa; /* rsa_private: the key (modulus is its n, x the input c) */
+  size_t chunk;    /* Poly1305: streamed in updates of this many bytes; 0: one call */
 } bench_case;
 
 /* Code that performs a case's operation `iterations` times. */
@@ -75,6 +76,8 @@ typedef struct bench_settings {
   int repetitions;    /* batches per row at least */
   int json;
   int tsv;            /* sweep only: tab-separated data for plotting */
+  int peers;          /* sweep only: peer rows and the default's ratio to the best */
+  size_t chunk;       /* sweep only: Poly1305 streamed in updates of this size; 0: one-shot */
 } bench_settings;
 
 /* Every spec, in the order the bench runs them (bench/kernel_cases.c). */
@@ -109,6 +112,10 @@ void bench_report_case(const bench_case *c, const bench_row *rows, size_t count,
 void bench_report_end(const bench_settings *settings);
 /* "64 B", "16 KiB", "16x16 KiB", "2048 bit". */
 void bench_size_label(char *out, size_t capacity, const bench_case *c);
+
+/* --tune: every supported implementation of each kernel at a few sizes,
+ * then the CRYPTO_IMPL line that pins the winners. Returns the exit status. */
+int bench_tune(const bench_settings *settings);
 
 /* --kernel poly1305 --sweep. Returns the exit status. */
 int bench_sweep(const bench_settings *settings);

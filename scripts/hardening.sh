@@ -387,6 +387,22 @@ sweep_generic() {
   done
 }
 
+# The kernel lines are exactly the pins in sweep_pins ("kernel:impl ...").
+sweep_pinned() {
+  local pin
+  for pin in $sweep_pins; do
+    grep -qx "${pin%%:*}: ${pin#*:}" <<<"$1" || return 1
+  done
+}
+
+# Per kernel, the second supported implementation of crisp info --all (the
+# first that the default does not already pick), as CRYPTO_IMPL entries.
+second_supported_pins() {
+  "$(crisp_tool)" info --all 2>/dev/null | awk '
+    /^[a-z0-9_]+: / { kernel = $1; sub(":", "", kernel); seen = 0; next }
+    /^  [a-z]/ && $2 ~ /^supported/ { if (++seen == 2) printf "%s:%s ", kernel, $1 }'
+}
+
 stage_env-sweep() {
   sweep_levels=$("$(crisp_tool)" info 2>/dev/null | sed -n 's/^levels: //p')
   [ -n "$sweep_levels" ] || {
@@ -420,6 +436,26 @@ stage_env-sweep() {
   sweep_case "CRYPTO_OPTIONS= (empty)" 0 - CRYPTO_OPTIONS= || failed=1
   sweep_case "CRYPTO_OPTIONS=<5000 x>" 1 - CRYPTO_OPTIONS="$long" || failed=1
   sweep_case "CRYPTO_OPTIONS=<non-ASCII>" 1 - CRYPTO_OPTIONS=$'-Use\xc3\xa9\xff\x1b[2J' || failed=1
+  # CRYPTO_IMPL: every kernel pinned to generic, then to its second
+  # supported implementation; refusals print one line and keep the default.
+  sweep_pins=""
+  local kernel
+  for kernel in "${kernels[@]}"; do sweep_pins="$sweep_pins $kernel:generic"; done
+  sweep_case "CRYPTO_IMPL=every kernel:generic" 0 sweep_pinned CRYPTO_IMPL="${sweep_pins# }" || failed=1
+  sweep_pins=$(second_supported_pins)
+  sweep_case "CRYPTO_IMPL=second supported of each" 0 sweep_pinned CRYPTO_IMPL="$sweep_pins" || failed=1
+  sweep_case "CRYPTO_IMPL=md5:no-such" 1 - CRYPTO_IMPL=md5:no-such || failed=1
+  sweep_case "CRYPTO_IMPL=no-such:generic" 1 - CRYPTO_IMPL=no-such:generic || failed=1
+  sweep_case "CRYPTO_IMPL=<5000 x>" 1 - CRYPTO_IMPL="$long" || failed=1
+  sweep_case "CRYPTO_IMPL=<non-ASCII>" 1 - CRYPTO_IMPL=$'md5:\xc3\xa9\xff\x1b[2J' || failed=1
+  # The microarchitecture table's rows, whatever this CPU is.
+  local uarch
+  for uarch in zen4 zen5 icelake neoverse-v2 unknown; do
+    sweep_case "CRISP_CPU_UARCH=$uarch" 0 - CRISP_CPU_UARCH="$uarch" || failed=1
+  done
+  sweep_cap=avx2
+  sweep_case "CRISP_CPU_UARCH=zen4 CRYPTO_FORCE=avx2" level sweep_at_most CRISP_CPU_UARCH=zen4 CRYPTO_FORCE=avx2 ||
+    failed=1
   rm -f "$native_dir/sweep.stderr" "$native_dir/sweep.log"
   return "$failed"
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
 # scripts/poly1305_chart.sh - renders the Poly1305 length sweep as a PNG:
 # throughput (MB/s) against message length, one line per implementation
-# plus the default (dispatched) path, from `crisp bench --sweep --tsv`.
+# plus the default (dispatched) path (thick) and the peers (OpenSSL,
+# libsodium, when crisp-bench was built with them), from
+# `crisp bench --sweep --peers --tsv`.
 # Usage: scripts/poly1305_chart.sh [CRISP-BINARY] [OUTPUT.png] [MS-PER-ROW]
 # Needs gnuplot (Debian: gnuplot-nox).
 set -eu
@@ -11,8 +13,9 @@ row_ms=${3:-40}
 command -v gnuplot > /dev/null || { echo "poly1305_chart.sh: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 1; }
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
-"$crisp" bench --kernel poly1305 --sweep --tsv --time "$row_ms" > "$data"
+"$crisp" bench --kernel poly1305 --sweep --peers --tsv --time "$row_ms" > "$data"
 columns=$(head -n 1 "$data" | awk -F '\t' '{ print NF }')
+default_column=$(head -n 1 "$data" | awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "default") print i }')
 cpu=$("$crisp" info | sed -n 's/^cpu: //p' | tr -d "\"'")
 gnuplot <<GNUPLOT
 set terminal pngcairo size 1100,650 font ",11" noenhanced
@@ -23,11 +26,11 @@ set ylabel "MB/s (log scale)"
 set logscale y 10
 set logscale x 2
 set format x "%.0f"
-set xrange [16:65536]
+set xrange [16:1048576]
 set key top left
 set grid
 set datafile separator "\t"
 plot for [column=2:$columns] "$data" using 1:column with linespoints pointsize 0.6 \
-  linewidth (column == $columns ? 3 : 1.5) title columnheader(column)
+  linewidth (column == $default_column ? 3 : 1.5) title columnheader(column)
 GNUPLOT
 echo "$output"

@@ -163,8 +163,9 @@ crisp info --kernels > "$work/kernels" 2> /dev/null; status=$?
 while read -r kernel; do
   grep -q "^$kernel: [a-z]" "$work/info" && pass || fail "crisp info lacks a '$kernel:' line"
 done < "$work/kernels"
-# ... and --kernels names every kernel line of info (those after "level:").
-sed '1,/^level: /d; s/: .*//' "$work/info" | cmp -s - "$work/kernels" && pass ||
+# ... and --kernels names every kernel line of info (those after "level:",
+# less the indented 'why:' line under each).
+sed '1,/^level: /d; /^ /d; s/: .*//' "$work/info" | cmp -s - "$work/kernels" && pass ||
   fail "crisp info --kernels does not name exactly the kernels crisp info lists"
 expect_status 0 "crisp info --all" -- crisp info --all
 expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no-such-level ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info
@@ -191,6 +192,25 @@ expect_status 0 "crisp md5sum --version" -- crisp md5sum --version
 # crisp lists has bench cases.
 expect_status 0 "bench md5 short run" -- bench --kernel md5,poly1305 --time 1 --json
 expect_status 0 "bench --check" -- bench --check
+
+# crisp tune (crisp-bench --tune) ends with a CRYPTO_IMPL line that pins
+# every kernel, and the library takes that line as it is.
+tune() {
+  if [ -n "${CRISP_TEST_WRAPPER:-}" ]; then ${CRISP_TEST_WRAPPER} "$bench_binary" --tune "$@"; else crisp tune "$@"; fi
+}
+expect_status 0 "crisp tune --help" -- tune --help
+expect_status 2 "crisp tune with a bench option" -- tune --peers
+tune --time 1 > "$work/tune" 2> "$work/tune.err"; status=$?
+pins=$(tail -n 1 "$work/tune")
+if [ $status = 0 ] && [[ $pins == CRYPTO_IMPL=* ]]; then pass; else fail "crisp tune: exit $status, last line '$pins'"; fi
+while read -r kernel; do
+  [[ ",${pins#CRYPTO_IMPL=}," == *",$kernel:"* ]] && pass || fail "crisp tune pins no implementation of $kernel"
+done < "$work/kernels"
+env "$pins" ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info > "$work/tuned" 2> "$work/tuned.err"; status=$?
+if [ $status = 0 ] && ! grep -q '^crisp' "$work/tuned.err"; then pass; else fail "crisp info with $pins: exit $status"; fi
+for pin in $(tr , ' ' <<<"${pins#CRYPTO_IMPL=}"); do
+  grep -qx "${pin%%:*}: ${pin#*:}" "$work/tuned" && pass || fail "crisp info does not run $pin"
+done
 
 # Without crisp-bench beside it, in its bin folder or on PATH, crisp bench
 # fails with status 2 (a copy of crisp in an empty folder, with its library).

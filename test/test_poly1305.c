@@ -112,11 +112,13 @@ static void generic_tag(uint8_t tag[16], const void *data, size_t len, const uin
 
 /* ---- split patterns --------------------------------------------------- */
 
-enum { PATTERN_COUNT = 12 };
+enum { PATTERN_COUNT = 14 };
 
 /* The size of update call number index of a pattern, before clipping to
  * what is left. Pattern 0 is one call; the others cut at the block size,
- * off it, at the 176+32 split that broke other AVX2 code, and at random. */
+ * off it, at the 176+32 split that broke other AVX2 code, at random, and in
+ * 128- and 136-byte updates (a stream of short updates that turns to the
+ * vector loop once it has absorbed enough blocks). */
 static size_t pattern_piece(int pattern, size_t index, size_t left) {
   static const size_t fixed[][4] = {
       [2] = {176, 32, 0}, [3] = {32, 176, 0}, [6] = {1, 0}, [7] = {17, 255, 1, 0}, [11] = {15, 1, 0},
@@ -129,6 +131,8 @@ static size_t pattern_piece(int pattern, size_t index, size_t left) {
     case 8: return test_rand_below(601);
     case 9: return (size_t)64 << (index < 10 ? index : 10);
     case 10: return index & 1 ? 3 : 1000;
+    case 12: return 128;
+    case 13: return 136;
     default: return index < 4 && fixed[pattern][index] ? fixed[pattern][index] : left;
   }
 }

@@ -14,6 +14,7 @@ int cli_info(int argc, char **argv);
 int cli_md5sum(int argc, char **argv);
 int cli_poly1305(int argc, char **argv);
 int cli_bench(int argc, char **argv); /* runs the crisp-bench program */
+int cli_tune(int argc, char **argv);  /* runs crisp-bench --tune */
 
 /* "crisp md5sum: " style prefix for messages on stderr; set by main. */
 extern const char *cli_program;

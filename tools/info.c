@@ -1,6 +1,8 @@
-/* tools/info.c - crisp info: the CPU, the dispatch level and why, and which
- * implementation runs each kernel (--all: every built-in implementation;
- * --kernels: only the kernel names, for scripts). */
+/* tools/info.c - crisp info: the CPU and its microarchitecture, the
+ * dispatch level and why, and which implementation runs each kernel and why
+ * (--all: every built-in implementation; --kernels: only the kernel names,
+ * for scripts). Scripts read the 'kernel: implementation' lines, so the
+ * reason goes on an indented line of its own. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,11 +12,14 @@
 
 static void help(void) {
   printf("Usage: crisp info [--all | --kernels]\n"
-         "Prints the CPU brand and features, the dispatch level and why it was chosen,\n"
-         "then one 'kernel: implementation' line per kernel.\n"
+         "Prints the CPU brand, microarchitecture and features, the dispatch level and\n"
+         "why it was chosen, then one 'kernel: implementation' line per kernel, each\n"
+         "followed by an indented 'why:' line (feature order, a microarchitecture table\n"
+         "entry with its evidence, CRYPTO_FORCE, CRYPTO_OPTIONS, CRYPTO_IMPL or a pin).\n"
          "  --all       also list every built-in implementation and whether this CPU runs it\n"
          "  --kernels   print only the kernel names, one per line\n"
-         "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS request could not be honoured.\n");
+         "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS / CRYPTO_IMPL request\n"
+         "could not be honoured.\n");
 }
 
 static void list_all(crisp_kernel kernel) {
@@ -45,11 +50,13 @@ int cli_info(int argc, char **argv) {
   if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
   if (kernels_only) return list_kernels();
   printf("cpu: %s\n", crisp_cpu_brand());
+  printf("uarch: %s\n", crisp_cpu_uarch());
   printf("features: %s\n", crisp_cpu_features());
   printf("levels: %s\n", crisp_levels());
   printf("level: %s (%s)\n", crisp_level(), crisp_dispatch_reason());
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
     printf("%s: %s\n", crisp_kernel_name((crisp_kernel)k), crisp_impl_name((crisp_kernel)k));
+    printf("    why: %s\n", crisp_impl_reason((crisp_kernel)k));
     if (all) list_all((crisp_kernel)k);
   }
   if (fflush(stdout) != 0) return 1;

@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
     {"md5sum", cli_md5sum, "compute and check MD5 sums (coreutils md5sum compatible)"},
     {"poly1305", cli_poly1305, "Poly1305 tag of a file with a 32-byte hex key"},
     {"bench", cli_bench, "measure kernels, optionally against peer libraries (runs crisp-bench)"},
+    {"tune", cli_tune, "find the fastest implementation of each kernel here; print CRYPTO_IMPL"},
 };
 
 static void help(FILE *out) {
@@ -30,7 +31,7 @@ static void help(FILE *out) {
   fprintf(out,
           "\n'crisp COMMAND --help' describes a command; 'crisp --version' prints the version.\n"
           "Environment: CRYPTO_FORCE=LEVEL caps the dispatch level; CRYPTO_OPTIONS=-UseMD5Intrinsics,...\n"
-          "sends single kernels to their generic implementation.\n");
+          "sends single kernels to their generic implementation; CRYPTO_IMPL=kernel:impl,... pins kernels.\n");
 }
 
 int main(int argc, char **argv) {

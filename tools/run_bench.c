@@ -1,9 +1,10 @@
 /* tools/run_bench.c - crisp bench: runs the crisp-bench program with the
- * same arguments. The benchmark lives in its own program so that the crisp
+ * same arguments; crisp tune runs it with --tune first. The benchmark lives in its own program so that the crisp
  * command links no peer library (OpenSSL, libsodium, GMP) and starts fast. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,4 +59,17 @@ int cli_bench(int argc, char **argv) {
   else
     cli_error("cannot run " BENCH_PROGRAM ": %s", strerror(errno));
   return EXIT_USAGE;
+}
+
+int cli_tune(int argc, char **argv) {
+  /* crisp-bench --tune ARGS...: room for the extra argument and the NULL. */
+  char **tune_argv = calloc((size_t)argc + 2, sizeof *tune_argv);
+  if (!tune_argv) {
+    cli_error("out of memory");
+    return 1;
+  }
+  tune_argv[0] = argv[0];
+  tune_argv[1] = "--tune";
+  for (int i = 1; i < argc; i++) tune_argv[i + 1] = argv[i];
+  return cli_bench(argc + 1, tune_argv);
 }

@@ -2,7 +2,10 @@
  * cpu_features checks XCR0, so AVX and AVX-512 bits mean the OS saves those
  * registers too. Its bitfields are signed: a present feature reads -1.
  * CRISP_CPU_DISABLE (feature names) hides features the CPU has, so tests can
- * play a smaller CPU natively; it can only remove features, never add one. */
+ * play a smaller CPU natively; it can only remove features, never add one.
+ * CRISP_CPU_UARCH (a microarchitecture name) replaces the one identified, so
+ * tests can exercise every row of the table on any machine; it changes only
+ * the order among implementations the CPU runs, never the features. */
 #include "cpu.h"
 
 #include <stdio.h>
@@ -64,6 +67,9 @@ static crisp_cpu probe_hardware(void);
 crisp_cpu crisp_cpu_probe(void) {
   crisp_cpu cpu = probe_hardware();
   cpu.features &= ~disabled_features(getenv("CRISP_CPU_DISABLE"));
+  const char *pretend = getenv("CRISP_CPU_UARCH");
+  const int uarch = pretend ? crisp_uarch_parse(pretend) : -1;
+  if (uarch >= 0) cpu.uarch = (crisp_uarch_id)uarch, cpu.uarch_pretended = 1;
   return cpu;
 }
 
@@ -83,6 +89,9 @@ static crisp_cpu probe_hardware(void) {
   cpu.features |= f.avx512bw ? CRISP_CPU_AVX512BW : 0;
   cpu.features |= f.avx512dq ? CRISP_CPU_AVX512DQ : 0;
   cpu.features |= f.avx512ifma ? CRISP_CPU_AVX512IFMA : 0;
+  cpu.uarch = crisp_uarch_x86(info.vendor, info.family, info.model);
+  snprintf(cpu.identity, sizeof cpu.identity, "%s family 0x%x model 0x%02x", info.vendor[0] ? info.vendor : "unknown",
+           (unsigned)info.family, (unsigned)info.model);
   snprintf(cpu.brand, sizeof cpu.brand, "%s", info.brand_string[0] ? info.brand_string : "unknown");
   /* Trim the padding spaces some vendors put around the brand string. */
   size_t len = strlen(cpu.brand);
@@ -95,6 +104,9 @@ static crisp_cpu probe_hardware(void) {
   const Aarch64Features f = info.features;
   crisp_cpu cpu = {0};
   cpu.features |= f.asimd ? CRISP_CPU_ASIMD : 0;
+  cpu.uarch = crisp_uarch_arm64(info.implementer, info.part);
+  snprintf(cpu.identity, sizeof cpu.identity, "implementer 0x%02x part 0x%03x", (unsigned)info.implementer,
+           (unsigned)info.part);
   snprintf(cpu.brand, sizeof cpu.brand, "arm64 (implementer 0x%02x, part 0x%03x)",
            (unsigned)info.implementer, (unsigned)info.part);
   return cpu;
@@ -103,6 +115,7 @@ static crisp_cpu probe_hardware(void) {
 static crisp_cpu probe_hardware(void) {
   crisp_cpu cpu = {0};
   snprintf(cpu.brand, sizeof cpu.brand, "unknown");
+  snprintf(cpu.identity, sizeof cpu.identity, "unknown");
   return cpu;
 }
 #endif

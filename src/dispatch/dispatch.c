@@ -1,7 +1,11 @@
 /* src/dispatch/dispatch.c - the selection state: probed once on first use,
  * then one atomic pointer per kernel that front-ends load without a lock.
  * crisp_force() and crisp_use_impl() take a lock and store new pointers;
- * contexts keep the pointer they started with. */
+ * contexts keep the pointer they started with. Per kernel, the first that
+ * applies decides: a crisp_use_impl() pin, CRYPTO_IMPL, a CRYPTO_OPTIONS
+ * switch, then the microarchitecture table within the level cap, then
+ * feature order. Every reason is a string made once, so readers never see
+ * one being written. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include "levels.h"
 #include "registry.h"
 #include "select.h"
+#include "uarch_table.h"
 
 _Atomic(const crisp_impl_info *) crisp_active_impl[CRISP_KERNEL_COUNT];
 
@@ -24,11 +29,22 @@ static crisp_cpu cpu;
 static crisp_env_choice env;
 static char feature_list[256];
 static char force_reasons[CRISP_LEVEL_COUNT][48];
+static char uarch_text[160];
+static char feature_reasons[CRISP_LEVEL_COUNT][80];
+static char env_pin_reasons[CRISP_KERNEL_COUNT][80];
+static char rule_reasons[CRISP_UARCH_RULES_MAX][320];
+static const char pin_reason[] = "crisp_use_impl() pins it";
+static const char *const option_reasons[CRISP_KERNEL_COUNT] = {
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) [CRISP_KERNEL_##ENUM] = "CRYPTO_OPTIONS=-" jdk_switch,
+    CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
+};
 
 /* Changed only under change_lock; read through atomics. */
 static _Atomic crisp_level_id cap;
 static _Atomic(const char *) reason;
 static const crisp_impl_info *pinned[CRISP_KERNEL_COUNT];
+static _Atomic(const char *) kernel_reasons[CRISP_KERNEL_COUNT];
 
 static const char *const kernel_names[CRISP_KERNEL_COUNT] = {
 #define CRISP_KERNEL(name, ENUM, type, jdk_switch) [CRISP_KERNEL_##ENUM] = #name,
@@ -38,15 +54,58 @@ static const char *const kernel_names[CRISP_KERNEL_COUNT] = {
 
 static int valid_kernel(crisp_kernel kernel) { return (unsigned)kernel < CRISP_KERNEL_COUNT; }
 
-/* Recomputes every kernel's pointer from cap, CRYPTO_OPTIONS and pins.
- * Called with change_lock held (or from the one-time probe). */
+/* One kernel's implementation and why (see the top of this file). */
+static const crisp_impl_info *choose(crisp_kernel k, crisp_level_id level_cap, const char **why) {
+  if (pinned[k]) {
+    *why = pin_reason;
+    return pinned[k];
+  }
+  if (env.impls[k]) {
+    *why = env_pin_reasons[k];
+    return env.impls[k];
+  }
+  if (env.generic_kernels >> k & 1) {
+    *why = option_reasons[k];
+    return crisp_registry_best(k, CRISP_LEVEL_GENERIC, cpu.features);
+  }
+  const crisp_uarch_rule *rule;
+  const crisp_impl_info *impl = crisp_uarch_choose(k, cpu.uarch, level_cap, cpu.features, &rule);
+  *why = rule ? rule_reasons[rule - crisp_uarch_rules] : feature_reasons[level_cap];
+  return impl;
+}
+
+/* Recomputes every kernel's pointer and reason. Called with change_lock
+ * held (or from the one-time probe). */
 static void reselect(void) {
   const crisp_level_id level_cap = atomic_load(&cap);
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
-    const crisp_level_id kernel_cap = (env.generic_kernels >> k & 1) ? CRISP_LEVEL_GENERIC : level_cap;
-    const crisp_impl_info *impl = pinned[k] ? pinned[k] : crisp_registry_best((crisp_kernel)k, kernel_cap, cpu.features);
+    const char *why;
+    const crisp_impl_info *impl = choose((crisp_kernel)k, level_cap, &why);
+    atomic_store_explicit(&kernel_reasons[k], why, memory_order_release);
     atomic_store_explicit(&crisp_active_impl[k], impl, memory_order_release);
   }
+}
+
+/* The reasons the table can give, and the microarchitecture line. */
+static void describe_choices(void) {
+  for (int i = 0; i < CRISP_LEVEL_COUNT; i++)
+    snprintf(feature_reasons[i], sizeof feature_reasons[i],
+             "feature order: the first this CPU runs at or below %s", crisp_level_name((crisp_level_id)i));
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    if (env.impls[k])
+      snprintf(env_pin_reasons[k], sizeof env_pin_reasons[k], "CRYPTO_IMPL=%s:%s", kernel_names[k], env.impls[k]->name);
+  for (size_t i = 0; i < crisp_uarch_rule_count; i++) {
+    const crisp_uarch_rule *rule = &crisp_uarch_rules[i];
+    if (rule->uarch == CRISP_UARCH_COUNT) continue; /* the placeholder */
+    snprintf(rule_reasons[i], sizeof rule_reasons[i], "table, %s %s %s: %s",
+             crisp_uarch_name(rule->uarch), rule->action == CRISP_RULE_PREFER ? "prefers" : "vetoes, so feature order skips",
+             rule->impl, rule->evidence);
+  }
+  if (cpu.uarch_pretended)
+    snprintf(uarch_text, sizeof uarch_text, "%s (CRISP_CPU_UARCH; the CPU is %s)", crisp_uarch_name(cpu.uarch),
+             cpu.identity);
+  else
+    snprintf(uarch_text, sizeof uarch_text, "%s (%s)", crisp_uarch_name(cpu.uarch), cpu.identity);
 }
 
 static void probe(void) {
@@ -55,6 +114,8 @@ static void probe(void) {
   for (int i = 0; i < CRISP_LEVEL_COUNT; i++)
     snprintf(force_reasons[i], sizeof force_reasons[i], "crisp_force(%s)", crisp_level_name((crisp_level_id)i));
   env = crisp_env_read(cpu.features);
+  crisp_uarch_apply_settings(cpu.uarch);
+  describe_choices();
   atomic_store(&cap, env.cap);
   atomic_store(&reason, (const char *)env.reason);
   reselect();
@@ -84,6 +145,17 @@ const char *crisp_cpu_features(void) {
 const char *crisp_cpu_brand(void) {
   ensure_probed();
   return cpu.brand;
+}
+
+const char *crisp_cpu_uarch(void) {
+  ensure_probed();
+  return uarch_text;
+}
+
+const char *crisp_impl_reason(crisp_kernel kernel) {
+  if (!valid_kernel(kernel)) return NULL;
+  ensure_probed();
+  return atomic_load_explicit(&kernel_reasons[kernel], memory_order_acquire);
 }
 
 const char *crisp_levels(void) { return crisp_level_list(); }

@@ -1,7 +1,8 @@
-/* src/dispatch/env.c - parses CRYPTO_FORCE=LEVEL and the JDK-style
- * CRYPTO_OPTIONS switches. One stderr line for a bad CRYPTO_FORCE and one
- * for all bad switches together are all the library ever prints. Level and
- * switch names are case-insensitive. */
+/* src/dispatch/env.c - parses CRYPTO_FORCE=LEVEL, the JDK-style
+ * CRYPTO_OPTIONS switches and CRYPTO_IMPL=kernel:impl pins. One stderr line
+ * for a bad CRYPTO_FORCE, one for all bad switches together and one for all
+ * refused pins together are all the library ever prints. Level, switch,
+ * kernel and implementation names are case-insensitive. */
 #include "env.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "crisp/common.h"
 #include "cpu.h"
 #include "levels.h"
+#include "registry.h"
 
 /* The JDK switches, generated from the kernel list: switch_names[k] is the
  * CRYPTO_OPTIONS name that sends kernel k to generic (kernels may share one). */
@@ -146,6 +148,95 @@ static void read_options(const char *value, crisp_env_choice *choice) {
   }
 }
 
+/* Kernel names, generated from the kernel list. */
+static const char *const kernel_names[CRISP_KERNEL_COUNT] = {
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch) [CRISP_KERNEL_##ENUM] = #name,
+    CRISP_KERNEL_LIST(CRISP_KERNEL)
+#undef CRISP_KERNEL
+};
+
+/* Refused CRYPTO_IMPL entries: the first few quoted with why, the rest counted. */
+typedef struct refused_pins {
+  size_t count;
+  int status;
+  char shown[SHOWN_UNKNOWN][200];
+} refused_pins;
+
+static void refuse_pin(refused_pins *refused, const char *token, const char *why, int status) {
+  if (refused->count < SHOWN_UNKNOWN) {
+    char quoted[64];
+    quote(token, quoted, sizeof quoted);
+    snprintf(refused->shown[refused->count], sizeof refused->shown[0], "'%s' (%s)", quoted, why);
+  }
+  refused->count++;
+  if (refused->status != CRISP_E_INVALID) refused->status = status;
+}
+
+/* One "kernel:implementation" entry. */
+static void read_pin(const char *token, uint32_t cpu_features, crisp_env_choice *choice, refused_pins *refused) {
+  const char *colon = strchr(token, ':');
+  if (!colon) {
+    refuse_pin(refused, token, "not kernel:implementation", CRISP_E_INVALID);
+    return;
+  }
+  const size_t kernel_len = (size_t)(colon - token);
+  int kernel = -1;
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    if (strlen(kernel_names[k]) == kernel_len && strncasecmp(token, kernel_names[k], kernel_len) == 0) kernel = k;
+  if (kernel < 0) {
+    refuse_pin(refused, token, "no such kernel; crisp info --kernels lists them", CRISP_E_INVALID);
+    return;
+  }
+  const crisp_impl_info *impl = crisp_registry_find((crisp_kernel)kernel, colon + 1);
+  if (!impl) {
+    char names[96] = "";
+    size_t used = 0;
+    for (size_t i = 0; crisp_registry_at((crisp_kernel)kernel, i); i++) {
+      const int n = snprintf(names + used, sizeof names - used, "%s%s", i ? " " : "",
+                             crisp_registry_at((crisp_kernel)kernel, i)->name);
+      if (n < 0 || (size_t)n >= sizeof names - used) break;
+      used += (size_t)n;
+    }
+    char why[128];
+    snprintf(why, sizeof why, "%s has %s", kernel_names[kernel], names);
+    refuse_pin(refused, token, why, CRISP_E_INVALID);
+    return;
+  }
+  const uint32_t missing = impl->features & ~cpu_features;
+  if (missing) {
+    char names[96], why[128];
+    crisp_cpu_feature_names(missing, names, sizeof names);
+    snprintf(why, sizeof why, "this CPU lacks %s", names);
+    refuse_pin(refused, token, why, CRISP_E_UNSUPPORTED);
+    return;
+  }
+  choice->impls[kernel] = impl;
+}
+
+static void read_pins(const char *value, uint32_t cpu_features, crisp_env_choice *choice) {
+  refused_pins refused = {0};
+  char token[64];
+  const char *p = value;
+  while (*p) {
+    p += strspn(p, SEPARATORS);
+    size_t len = strcspn(p, SEPARATORS);
+    if (len == 0) break;
+    size_t keep = len < sizeof token - 1 ? len : sizeof token - 1;
+    memcpy(token, p, keep);
+    token[keep] = '\0';
+    if (len >= sizeof token) token[keep - 1] = '?';
+    read_pin(token, cpu_features, choice, &refused);
+    p += len;
+  }
+  if (!refused.count) return;
+  char more[48] = "";
+  if (refused.count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
+  fprintf(stderr, "crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s the default\n", refused.shown[0],
+          refused.count > 1 ? ", " : "", refused.count > 1 ? refused.shown[1] : "", refused.count > 2 ? ", " : "",
+          refused.count > 2 ? refused.shown[2] : "", more, refused.count > 1 ? "those kernels keep" : "that kernel keeps");
+  if (choice->status != CRISP_E_INVALID) choice->status = refused.status;
+}
+
 crisp_env_choice crisp_env_read(uint32_t cpu_features) {
   crisp_env_choice choice = {.cap = crisp_level_best(cpu_features), .status = CRISP_OK};
   snprintf(choice.reason, sizeof choice.reason, "default");
@@ -154,5 +245,7 @@ crisp_env_choice crisp_env_read(uint32_t cpu_features) {
   if (force && *force) read_force(force, cpu_features, &choice);
   const char *options = getenv("CRYPTO_OPTIONS");
   if (options) read_options(options, &choice);
+  const char *pins = getenv("CRYPTO_IMPL");
+  if (pins) read_pins(pins, cpu_features, &choice);
   return choice;
 }

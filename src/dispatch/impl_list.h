@@ -11,6 +11,11 @@
 CRISP_IMPL(md5, crisp_md5_x86_64_bmi1_impl)
 CRISP_IMPL(md5, crisp_md5_x86_64_impl)
 #endif
+/* After the scalar code: feature order never picks it; the
+ * microarchitecture table does, on cores with 1-cycle vector latency. */
+#if !defined(CRISP_NO_AVX512)
+CRISP_IMPL(md5, crisp_md5_avx512_impl)
+#endif
 #if !defined(CRISP_NO_AVX512)
 CRISP_IMPL(md5_many, crisp_md5_many_avx512_impl)
 #endif

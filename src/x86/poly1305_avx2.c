@@ -39,6 +39,7 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
   *high = _mm256_unpackhi_epi64(a, b);
 }
 
+#include "tuning.h"
 #include "x86/poly1305_radix26.h"
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
@@ -46,14 +47,10 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
  * vector multiplies do little better than the scalar 64x64-bit ones on a
  * core with fast scalar multiplies, so the vector path pays only from about
  * 72 blocks; warm, from two steps. The README's crossover table gives the
- * measurements and the command. */
-#ifndef AVX2_COLD_BLOCKS
-#define AVX2_COLD_BLOCKS 72
-#endif
-#ifndef AVX2_WARM_BLOCKS
-#define AVX2_WARM_BLOCKS 8
-#endif
-_Static_assert(AVX2_COLD_BLOCKS >= LANES && AVX2_WARM_BLOCKS >= LANES, "the vector path needs one full step");
+ * measurements and the command; these are the defaults of src/tuning.h,
+ * which also keeps each at least one step. */
+#define AVX2_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX2_COLD)
+#define AVX2_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX2_WARM)
 
 void crisp_poly1305_blocks_avx2(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS,

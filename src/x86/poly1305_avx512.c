@@ -33,20 +33,16 @@ static inline void load_words(const uint8_t *data, __m512i *low, __m512i *high) 
   *high = _mm512_permutex2var_epi64(a, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), b);
 }
 
+#include "tuning.h"
 #include "x86/poly1305_radix26.h"
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
  * Cold, the key's first long call, also computes r^1..r^8, so the vector
  * path pays from about 48 blocks; warm, from its first step. The README's
- * crossover table gives the measurements and the command. */
-#ifndef AVX512_COLD_BLOCKS
-#define AVX512_COLD_BLOCKS 48
-#endif
-#ifndef AVX512_WARM_BLOCKS
-#define AVX512_WARM_BLOCKS 8
-#endif
-_Static_assert(AVX512_COLD_BLOCKS >= LANES && AVX512_WARM_BLOCKS >= LANES,
-               "the vector path needs one full step");
+ * crossover table gives the measurements and the command; these are the
+ * defaults of src/tuning.h, which also keeps each at least one step. */
+#define AVX512_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512_COLD)
+#define AVX512_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512_WARM)
 
 void crisp_poly1305_blocks_avx512(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS,

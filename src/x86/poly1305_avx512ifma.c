@@ -19,6 +19,7 @@
 #include <immintrin.h>
 
 #include "util.h"
+#include "tuning.h"
 #include "x86/poly1305_x86_64.h"
 
 #define LANES 8
@@ -30,13 +31,10 @@
  * Cold, the key's first long call, also computes r^1..r^16, which costs
  * about as much as 13 scalar blocks, so the vector path pays from about 32
  * blocks; warm, with the powers cached, from its first 8-block step. The
- * README's crossover table gives the measurements and the command. */
-#ifndef IFMA_COLD_BLOCKS
-#define IFMA_COLD_BLOCKS 32
-#endif
-#ifndef IFMA_WARM_BLOCKS
-#define IFMA_WARM_BLOCKS 8
-#endif
+ * README's crossover table gives the measurements and the command; these are
+ * the defaults of src/tuning.h, which also keeps each at least one step. */
+#define IFMA_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_COLD)
+#define IFMA_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_WARM)
 
 /* power[limb][k] holds limb `limb` of r^(16-k) (limbs 3 and 4: 20 r1, 20 r2). */
 typedef struct ifma_state {
@@ -56,18 +54,6 @@ typedef struct limbs44 {
 typedef struct multiplier44 {
   __m512i r0, r1, r2, s1, s2; /* s = 20 r: limb products at 2^132 and up */
 } multiplier44;
-
-static void compute_powers(ifma_state *st) {
-  uint64_t x[3] = {st->scalar.r[0], st->scalar.r[1], 0};
-  for (int k = STEP_BLOCKS - 1; k >= 0; k--) {
-    if (k != STEP_BLOCKS - 1) crisp_poly1305_mul_x86_64(x, st->scalar.r);
-    const uint64_t l0 = x[0] & MASK44, l1 = (x[0] >> 44 | x[1] << 20) & MASK44, l2 = x[1] >> 24 | x[2] << 40;
-    st->power[0][k] = l0, st->power[1][k] = l1, st->power[2][k] = l2;
-    st->power[3][k] = 20 * l1, st->power[4][k] = 20 * l2;
-  }
-  st->scalar.powers_ready = 1;
-  crisp_wipe(x, sizeof x);
-}
 
 static inline multiplier44 broadcast_power(const ifma_state *st, int k) {
   multiplier44 m = {
@@ -136,6 +122,61 @@ static inline limbs44 multiply(limbs44 h, const multiplier44 *m) {
   return r;
 }
 
+/* 20 x: the table's s limbs (2^130 = 5 mod p, and 2^132 = 20). */
+static inline __m512i times20(__m512i x) { return _mm512_add_epi64(_mm512_slli_epi64(x, 4), _mm512_slli_epi64(x, 2)); }
+
+static inline void store_powers(ifma_state *st, int first, limbs44 p) {
+  _mm512_storeu_si512(&st->power[0][first], p.l0);
+  _mm512_storeu_si512(&st->power[1][first], p.l1);
+  _mm512_storeu_si512(&st->power[2][first], p.l2);
+  _mm512_storeu_si512(&st->power[3][first], times20(p.l1));
+  _mm512_storeu_si512(&st->power[4][first], times20(p.l2));
+}
+
+/* Lane 0 of p as a multiplier in every lane. */
+static inline multiplier44 broadcast_lane0(limbs44 p) {
+  const __m512i l0 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l0));
+  const __m512i l1 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l1));
+  const __m512i l2 = _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l2));
+  multiplier44 m = {l0, l1, l2, times20(l1), times20(l2)};
+  return m;
+}
+
+/* r^1..r^16 for the table. The scalar code makes r^2, r^3, r^4; one vector
+ * multiply of the lanes (r^4, r^3, r^2, r, ...) by r^4 makes r^8..r^5, and
+ * one of (r^8, ..., r) by r^8 makes r^16..r^9: two multiplies where a
+ * scalar chain needs twelve more, which is most of what a cold call of a
+ * few hundred bytes costs on top of its blocks. The products are partly
+ * reduced (limbs below 2^44 + 2^9, so s limbs below 2^49), within the bounds
+ * multiply() assumes of table entries; the scalar powers are below 2^131. */
+static void compute_powers(ifma_state *st) {
+  uint64_t x[4][3] = {{st->scalar.r[0], st->scalar.r[1], 0}};
+  for (int i = 1; i < 4; i++) {
+    x[i][0] = x[i - 1][0], x[i][1] = x[i - 1][1], x[i][2] = x[i - 1][2];
+    crisp_poly1305_mul_x86_64(x[i], st->scalar.r);
+  }
+  uint64_t limb[3][LANES] __attribute__((aligned(64)));
+  for (int lane = 0; lane < LANES; lane++) {
+    const uint64_t *p = x[3 - lane % 4]; /* lane i holds r^(4 - i mod 4) */
+    limb[0][lane] = p[0] & MASK44;
+    limb[1][lane] = (p[0] >> 44 | p[1] << 20) & MASK44;
+    limb[2][lane] = p[1] >> 24 | p[2] << 40;
+  }
+  const limbs44 small = {_mm512_load_si512(limb[0]), _mm512_load_si512(limb[1]), _mm512_load_si512(limb[2])};
+  const multiplier44 r4 = broadcast_lane0(small);
+  const limbs44 product = multiply(small, &r4);
+  const __mmask8 upper = 0xf0; /* lanes 4-7 keep r^4..r^1 */
+  const limbs44 low = {_mm512_mask_blend_epi64(upper, product.l0, small.l0),
+                       _mm512_mask_blend_epi64(upper, product.l1, small.l1),
+                       _mm512_mask_blend_epi64(upper, product.l2, small.l2)};
+  const multiplier44 r8 = broadcast_lane0(low);
+  store_powers(st, LANES, low);
+  store_powers(st, 0, multiply(low, &r8));
+  st->scalar.powers_ready = 1;
+  crisp_wipe(x, sizeof x);
+  crisp_wipe(limb, sizeof limb);
+}
+
 /* Sums the lanes into the scalar accumulator, which the vector path took
  * into lane 0 of its first step. */
 static inline void fold_lanes(crisp_poly1305_x86_64_state *scalar, limbs44 a) {
@@ -202,7 +243,6 @@ void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t n
   crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, IFMA_COLD_BLOCKS, IFMA_WARM_BLOCKS, blocks_vector);
 }
 
-_Static_assert(IFMA_COLD_BLOCKS >= LANES && IFMA_WARM_BLOCKS >= LANES, "the vector path needs one full step");
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
     .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,

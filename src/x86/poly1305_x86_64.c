@@ -23,6 +23,7 @@ void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
   st->h[0] = st->h[1] = st->h[2] = 0;
   poly1305_radix64_key(st->r, st->s, key);
   st->powers_ready = 0;
+  st->scalar_blocks = 0;
 }
 
 /* h = (h + block + top 2^128) * r, partly reduced: h2 ends at most 4; h2

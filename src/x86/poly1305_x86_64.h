@@ -9,13 +9,16 @@
 
 /* The accumulator h = h[0] + h[1] 2^64 + h[2] 2^128, partly reduced (h[2]
  * stays below 8 between calls), the clamped r = r[0] + r[1] 2^64, s from the
- * key, and whether a vector kernel has cached its powers of r yet (a flag the
- * vector kernels own; lengths, not secrets, decide when it is set). */
+ * key, whether a vector kernel has cached its powers of r yet (a flag the
+ * vector kernels own), and how many blocks the scalar code absorbed before
+ * that (so a stream of short updates also pays for the powers once);
+ * lengths, not secrets, decide both. */
 typedef struct crisp_poly1305_x86_64_state {
   uint64_t h[3];
   uint64_t r[2];
   uint64_t s[2];
-  uint64_t powers_ready;
+  uint32_t powers_ready;
+  uint32_t scalar_blocks; /* stops counting at the cold crossover */
 } crisp_poly1305_x86_64_state;
 
 _Static_assert(sizeof(crisp_poly1305_x86_64_state) == 64, "vector kernels put their tables at offset 64");
@@ -31,14 +34,20 @@ typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, s
 /* The crossover every x86 vector kernel uses: a call of at least cold_blocks
  * (warm_blocks once the powers of r are cached: the cold call also computes
  * them) runs the vector loop, and the scalar code takes what is left, or
- * the whole call below the crossover. The counts are lengths, not secrets. */
+ * the whole call below the crossover. A stream whose calls were all short
+ * counts as warm once it has absorbed cold_blocks: its next call of
+ * warm_blocks computes the powers, whose cost the rest of a stream that
+ * long amortises. The counts are lengths, not secrets. */
 static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *data, size_t nblocks, unsigned hibit,
                                                    size_t cold_blocks, size_t warm_blocks,
                                                    crisp_poly1305_vector_loop vector_loop) {
-  const crisp_poly1305_x86_64_state *scalar = state;
-  if (nblocks >= (scalar->powers_ready ? warm_blocks : cold_blocks)) {
+  crisp_poly1305_x86_64_state *scalar = state;
+  const int warm = scalar->powers_ready || scalar->scalar_blocks >= cold_blocks;
+  if (nblocks >= (warm ? warm_blocks : cold_blocks)) {
     const size_t left = vector_loop(state, data, nblocks, hibit);
     data += 16 * (nblocks - left), nblocks = left;
+  } else if (!warm) {
+    scalar->scalar_blocks += (uint32_t)nblocks; /* below cold_blocks, so no overflow */
   }
   /* it also takes zero blocks, so this is a plain tail jump */
   crisp_poly1305_blocks_x86_64(state, data, nblocks, hibit);
