@@ -121,22 +121,27 @@ static void report_unknown(const unknown_switches *unknown) {
 /* Switches are separated by commas, spaces, tabs or newlines. */
 #define SEPARATORS ", \t\r\n"
 
+#define TOKEN_MAX 64
+
+/* Copies the next token of *p into token and moves *p past it; 0 at the end.
+ * An over-long token cannot be a name; a prefix ending in '?' is kept to
+ * report it. */
+static int next_token(const char **p, char token[TOKEN_MAX]) {
+  *p += strspn(*p, SEPARATORS);
+  const size_t len = strcspn(*p, SEPARATORS);
+  if (len == 0) return 0;
+  const size_t keep = len < TOKEN_MAX - 1 ? len : TOKEN_MAX - 1;
+  memcpy(token, *p, keep);
+  token[keep] = '\0';
+  if (len >= TOKEN_MAX) token[keep - 1] = '?';
+  *p += len;
+  return 1;
+}
+
 static void read_options(const char *value, crisp_env_choice *choice) {
   unknown_switches unknown = {0};
-  char token[64];
-  const char *p = value;
-  while (*p) {
-    p += strspn(p, SEPARATORS);
-    size_t len = strcspn(p, SEPARATORS);
-    if (len == 0) break;
-    /* An over-long token cannot be a switch; keep a prefix to report it. */
-    size_t keep = len < sizeof token - 1 ? len : sizeof token - 1;
-    memcpy(token, p, keep);
-    token[keep] = '\0';
-    if (len >= sizeof token) token[keep - 1] = '?';
-    read_switch(token, choice, &unknown);
-    p += len;
-  }
+  char token[TOKEN_MAX];
+  while (next_token(&value, token)) read_switch(token, choice, &unknown);
   if (unknown.count) {
     report_unknown(&unknown);
     choice->status = CRISP_E_INVALID;
@@ -215,19 +220,8 @@ static void read_pin(const char *token, uint32_t cpu_features, crisp_env_choice 
 
 static void read_pins(const char *value, uint32_t cpu_features, crisp_env_choice *choice) {
   refused_pins refused = {0};
-  char token[64];
-  const char *p = value;
-  while (*p) {
-    p += strspn(p, SEPARATORS);
-    size_t len = strcspn(p, SEPARATORS);
-    if (len == 0) break;
-    size_t keep = len < sizeof token - 1 ? len : sizeof token - 1;
-    memcpy(token, p, keep);
-    token[keep] = '\0';
-    if (len >= sizeof token) token[keep - 1] = '?';
-    read_pin(token, cpu_features, choice, &refused);
-    p += len;
-  }
+  char token[TOKEN_MAX];
+  while (next_token(&value, token)) read_pin(token, cpu_features, choice, &refused);
   if (!refused.count) return;
   char more[48] = "";
   if (refused.count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
