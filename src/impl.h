@@ -143,6 +143,18 @@ typedef struct crisp_bn_mont_sqr_impl {
   void (*mont_sqr)(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
 } crisp_bn_mont_sqr_impl;
 
+/* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
+ * (constants, key, block counter in word 12, nonce), len bytes, any length;
+ * a partial last block uses the start of its keystream block. The
+ * front-end has checked that the counter does not pass 2^32 - 1 within len
+ * (word 12 is incremented without carry); out == in allowed, no other
+ * overlap. Implementations take whole groups of their width and hand the
+ * rest to a narrower path, so every length runs the best code for it. */
+typedef struct crisp_chacha20_impl {
+  crisp_impl_info info;
+  void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
+} crisp_chacha20_impl;
+
 #include "kernel_list.h"
 
 /* Generated from the kernel list, per kernel NAME: crisp_kernel_impl_NAME,

@@ -1,0 +1,70 @@
+/* src/x86/chacha20_avx512.c - ChaCha20 with AVX-512, 16 blocks at a time.
+ *
+ * Layout: chacha20_lanes.h, sixteen 32-bit lanes of a zmm register per
+ * state word; 128-bit lane k holds blocks 4k..4k+3, so the transpose is a
+ * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
+ * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold); the tail goes
+ * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
+ * CPUs, inputs of a group or more; a tail of at least AVX512_TAIL_MIN_BLOCKS
+ * runs one 16-block group, shorter ones the 8-block or scalar code. */
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util.h"
+#include "x86/chacha20_x86.h"
+
+#define VECTOR __m512i
+#define LANES 16
+#define V_SET1(x) _mm512_set1_epi32((int)(x))
+#define V_ADD _mm512_add_epi32
+#define V_XOR _mm512_xor_si512
+#define V_ROTL16(x) _mm512_rol_epi32((x), 16)
+#define V_ROTL12(x) _mm512_rol_epi32((x), 12)
+#define V_ROTL8(x) _mm512_rol_epi32((x), 8)
+#define V_ROTL7(x) _mm512_rol_epi32((x), 7)
+#define V_LANE_INDEX _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define V_XOR_STORE xor_store_avx512
+
+static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
+  const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
+  const __m512i t2 = _mm512_unpacklo_epi32(*c, *d), t3 = _mm512_unpackhi_epi32(*c, *d);
+  *a = _mm512_unpacklo_epi64(t0, t2), *b = _mm512_unpackhi_epi64(t0, t2);
+  *c = _mm512_unpacklo_epi64(t1, t3), *d = _mm512_unpackhi_epi64(t1, t3);
+}
+
+static inline void xor_block(uint8_t *out, const uint8_t *in, __m512i keystream) {
+  const __m512i data = _mm512_loadu_si512((const void *)in);
+  _mm512_storeu_si512((void *)out, _mm512_xor_si512(data, keystream));
+}
+
+static inline void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[16]) {
+  for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  /* x[4 * quarter + m], 128-bit lane k: row `quarter` of block 4k + m. */
+  for (int m = 0; m < 4; m++) {
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
+                  t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
+    xor_block(out + 64 * m, in + 64 * m, _mm512_shuffle_i32x4(t0, t2, 0x88));
+    xor_block(out + 64 * (4 + m), in + 64 * (4 + m), _mm512_shuffle_i32x4(t0, t2, 0xdd));
+    xor_block(out + 64 * (8 + m), in + 64 * (8 + m), _mm512_shuffle_i32x4(t1, t3, 0x88));
+    xor_block(out + 64 * (12 + m), in + 64 * (12 + m), _mm512_shuffle_i32x4(t1, t3, 0xdd));
+  }
+}
+
+#include "chacha20_lanes.h"
+
+#ifndef AVX512_TAIL_MIN_BLOCKS
+#define AVX512_TAIL_MIN_BLOCKS 9
+#endif
+
+void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
+  chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
+}
+
+const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
+    .info = {"avx512", CRISP_LEVEL_AVX512,
+             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
+                 CRISP_CPU_AVX512DQ},
+    .xor_stream = crisp_chacha20_xor_avx512,
+};
