@@ -109,6 +109,15 @@ void bench_report_end(const bench_settings *settings);
 /* "64 B", "16 KiB", "16x16 KiB", "2048 bit". */
 void bench_size_label(char *out, size_t capacity, const bench_case *c);
 
+/* ChaCha20 / AEAD cases: an output buffer and a ciphertext with its tag,
+ * sealed by crisp (no AD, zero nonce, the case's key) for open to verify;
+ * peers' routines share them. */
+void *bench_aead_setup(const bench_case *c);
+void bench_aead_teardown(void *state);
+uint8_t *bench_aead_ct(void *state);
+uint8_t *bench_aead_out(void *state);
+const uint8_t *bench_aead_tag(void *state);
+
 /* --kernel poly1305 --sweep. Returns the exit status. */
 int bench_sweep(const bench_settings *settings);
 

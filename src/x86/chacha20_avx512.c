@@ -5,8 +5,8 @@
  * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
  * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold); the tail goes
  * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
- * CPUs, inputs of a group or more; a tail of at least AVX512_TAIL_MIN_BLOCKS
- * runs one 16-block group, shorter ones the 8-block or scalar code. */
+ * CPUs; a tail of at least AVX512_TAIL_MIN_BLOCKS runs one 16-block group,
+ * a single block the AVX2 code's scalar path. */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -54,8 +54,10 @@ static inline void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[1
 
 #include "chacha20_lanes.h"
 
+/* The rounds are latency-bound, so a 16-block group costs about what an
+ * 8-block one does: from two blocks on a tail takes the full group. */
 #ifndef AVX512_TAIL_MIN_BLOCKS
-#define AVX512_TAIL_MIN_BLOCKS 9
+#define AVX512_TAIL_MIN_BLOCKS 2
 #endif
 
 void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
