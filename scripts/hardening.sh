@@ -402,7 +402,8 @@ stage_env-sweep() {
   local switches=(
     "UseMD5Intrinsics:md5 md5_many" "UsePoly1305Intrinsics:poly1305" "UseMultiplyToLenIntrinsic:bn_mul"
     "UseSquareToLenIntrinsic:bn_sqr" "UseMulAddIntrinsic:bn_mul_add"
-    "UseMontgomeryMultiplyIntrinsic:bn_mont_mul" "UseMontgomerySquareIntrinsic:bn_mont_sqr")
+    "UseMontgomeryMultiplyIntrinsic:bn_mont_mul" "UseMontgomerySquareIntrinsic:bn_mont_sqr"
+    "UseChaCha20Intrinsics:chacha20")
   local entry all=""
   for entry in "${switches[@]}"; do
     sweep_generic_kernels=${entry#*:}
