@@ -118,7 +118,7 @@ uint8_t *bench_aead_ct(void *state);
 uint8_t *bench_aead_out(void *state);
 const uint8_t *bench_aead_tag(void *state);
 
-/* --kernel poly1305 --sweep. Returns the exit status. */
-int bench_sweep(const bench_settings *settings);
+/* --kernel poly1305|chacha20poly1305_seal --sweep. Returns the exit status. */
+int bench_sweep(const bench_settings *settings, const char *label);
 
 #endif
