@@ -5,8 +5,10 @@
  * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
  * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold); the tail goes
  * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
- * CPUs; a tail of at least AVX512_TAIL_MIN_BLOCKS runs one 16-block group,
- * a single block the AVX2 code's scalar path. */
+ * CPUs. The rounds are latency-bound, so whole input runs two groups
+ * interleaved (32 blocks, all 32 zmm registers); a tail of at least
+ * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
+ * the AVX2 code's scalar path. */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #define V_ROTL7(x) _mm512_rol_epi32((x), 7)
 #define V_LANE_INDEX _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define V_XOR_STORE xor_store_avx512
+#define CHACHA20_TWO_GROUPS 1
 
 static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
   const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
@@ -51,6 +54,33 @@ static inline void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[1
     xor_block(out + 64 * (12 + m), in + 64 * (12 + m), _mm512_shuffle_i32x4(t1, t3, 0xdd));
   }
 }
+
+/* The partial last group: blocks past len are skipped, the one len ends in
+ * is loaded and stored under a byte mask (AVX-512BW), so nothing outside
+ * the buffers is touched and no stack copy is needed. */
+static inline void xor_block_partial(uint8_t *out, const uint8_t *in, __m512i keystream, size_t block, size_t len) {
+  if (len >= 64 * (block + 1)) {
+    xor_block(out + 64 * block, in + 64 * block, keystream);
+  } else if (len > 64 * block) {
+    const __mmask64 mask = (__mmask64)(~0ull >> (64 - (len - 64 * block)));
+    const __m512i data = _mm512_maskz_loadu_epi8(mask, in + 64 * block);
+    _mm512_mask_storeu_epi8(out + 64 * block, mask, _mm512_xor_si512(data, keystream));
+  }
+}
+
+static inline void xor_store_avx512_partial(uint8_t *out, const uint8_t *in, __m512i x[16], size_t len) {
+  for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  for (size_t m = 0; m < 4; m++) {
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
+                  t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len);
+  }
+}
+#define V_XOR_STORE_PARTIAL xor_store_avx512_partial
 
 #include "chacha20_lanes.h"
 
