@@ -74,9 +74,10 @@ static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const u
 
 /* Short messages: the Poly1305 key block and the message blocks come from
  * one kernel call (counter 0 on 64 zero bytes, then the message), so a
- * packet pays for one group of the widest path instead of a scalar key
- * block and then a group. Up to SHORT_MAX bytes, one 16-block group. */
-#define SHORT_MAX (15 * 64)
+ * packet pays for one pass of the widest path instead of a scalar key
+ * block and then a group. Up to SHORT_MAX bytes: 32 blocks with the key,
+ * the most the widest kernel runs in one interleaved pass. */
+#define SHORT_MAX (31 * 64)
 
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
                              const uint8_t *ct, size_t len, uint8_t tag[16]) {
@@ -136,9 +137,11 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(expected, sizeof expected);
     if (len) {
       /* Copies the plaintext or zeros, by mask: the tag's verdict is public,
-       * but the copy need not branch on it byte by byte. */
-      const uint8_t keep = (uint8_t)(bad - 1);
-      for (size_t i = 0; i < len; i++) pt[i] = buffer[64 + i] & keep;
+       * but the copy need not branch on it word by word. */
+      const uint64_t keep = (uint64_t)bad - 1;
+      size_t i = 0;
+      for (; i + 8 <= len; i += 8) crisp_store64_le(pt + i, crisp_load64_le(buffer + 64 + i) & keep);
+      for (; i < len; i++) pt[i] = buffer[64 + i] & (uint8_t)keep;
     }
     crisp_wipe(buffer, 64 + len);
     return bad ? CRISP_E_MISMATCH : CRISP_OK;
