@@ -2,7 +2,8 @@
 # scripts/chacha20poly1305_chart.sh - renders the ChaCha20-Poly1305 seal
 # length sweep as a PNG: throughput (MB/s) against message length, one line
 # per ChaCha20 implementation, the default (dispatched) path and the peers
-# (OpenSSL EVP, libsodium), from `crisp bench --sweep --tsv`.
+# (OpenSSL EVP, libsodium), from `crisp bench --sweep --tsv`; the default
+# path is the thick line.
 # Usage: scripts/chacha20poly1305_chart.sh [CRISP-BINARY] [OUTPUT.png] [MS-PER-ROW]
 # Needs gnuplot (Debian: gnuplot-nox).
 set -eu
@@ -30,6 +31,6 @@ set key top left
 set grid
 set datafile separator "\t"
 plot for [column=2:$columns] "$data" using 1:column with linespoints pointsize 0.6 \
-  linewidth (column == $default_column ? 3 : 1.5) dashtype (column > $default_column ? 2 : 1) title columnheader(column)
+  linewidth (column == $default_column ? 3 : 1.5) title columnheader(column)
 GNUPLOT
 echo "$output"
