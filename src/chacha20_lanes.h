@@ -135,7 +135,9 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
   uint32_t s[16];
   memcpy(s, state, sizeof s);
 #ifdef CHACHA20_TWO_GROUPS
-  while (len > LANES * 64) {
+  /* Two groups when the second has at least tail_min_blocks; a shorter
+   * remainder is cheaper as one group and the narrower path. */
+  while (len > LANES * 64 && (len - LANES * 64 + 63) / 64 >= tail_min_blocks) {
     const size_t n = len < 2 * LANES * 64 ? len : 2 * LANES * 64;
     chacha20_lanes_two_groups(out, in, n, s);
     s[12] += 2 * LANES;
