@@ -9,7 +9,7 @@
  * then overwrites it) while it is still in L1, one pass over memory for
  * messages larger than the caches. Smaller chunks lose more to the vector
  * Poly1305's per-call setup than they gain in locality (README: the AEAD's
- * chunk size); 16 KiB in and 16 KiB out still fit a 48 KiB L1. */
+ * chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache. */
 #include "crisp/chacha20poly1305.h"
 
 #include <assert.h>
