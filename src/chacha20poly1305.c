@@ -79,8 +79,16 @@ static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const u
  * one kernel call (counter 0 on 64 zero bytes, then the message), so a
  * packet pays for one pass of the widest path instead of a scalar key
  * block and then a group. Up to SHORT_MAX bytes: 32 blocks with the key,
- * the most the widest kernel runs in one interleaved pass. */
+ * the most the widest kernel runs in one interleaved pass. A message that
+ * fills whole groups is better off with the key block alone: one more
+ * block would cost a scalar block after the group anyway, and its own call
+ * spares the copies through the buffer (seal only: open keeps the buffer). */
 #define SHORT_MAX (31 * 64)
+
+static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
+  const size_t blocks = (len + 63) / 64;
+  return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
+}
 
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
                              const uint8_t *ct, size_t len, uint8_t tag[16]) {
@@ -101,7 +109,7 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
                       uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
-  if (len <= SHORT_MAX) {
+  if (key_block_joins(chacha, len)) {
     uint8_t buffer[64 + SHORT_MAX];
     memset(buffer, 0, 64);
     if (len) memcpy(buffer + 64, pt, len);
@@ -128,6 +136,8 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   uint8_t expected[MAC_BLOCK];
+  /* Always the buffer up to SHORT_MAX, whole groups too: it keeps the
+   * plaintext back until the tag has verified, without a branch. */
   if (len <= SHORT_MAX) {
     /* The plaintext stays in the buffer until the tag has verified. */
     uint8_t buffer[64 + SHORT_MAX];

@@ -149,10 +149,14 @@ typedef struct crisp_bn_mont_sqr_impl {
  * front-end has checked that the counter does not pass 2^32 - 1 within len
  * (word 12 is incremented without carry); out == in allowed, no other
  * overlap. Implementations take whole groups of their width and hand the
- * rest to a narrower path, so every length runs the best code for it. */
+ * rest to a narrower path, so every length runs the best code for it.
+ * group_blocks is that width (1 for one block at a time): the AEAD gives
+ * its Poly1305 key block its own call when the message fills whole groups,
+ * and otherwise computes it in the message's last partial group. */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
+  size_t group_blocks;
 } crisp_chacha20_impl;
 
 #include "kernel_list.h"

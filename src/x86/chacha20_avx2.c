@@ -72,4 +72,5 @@ void crisp_chacha20_xor_avx2(uint8_t *out, const uint8_t *in, size_t len, const 
 const crisp_chacha20_impl crisp_chacha20_avx2_impl = {
     .info = {"avx2", CRISP_LEVEL_AVX2, CRISP_CPU_AVX | CRISP_CPU_AVX2},
     .xor_stream = crisp_chacha20_xor_avx2,
+    .group_blocks = LANES,
 };

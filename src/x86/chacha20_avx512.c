@@ -99,4 +99,5 @@ const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
                  CRISP_CPU_AVX512DQ},
     .xor_stream = crisp_chacha20_xor_avx512,
+    .group_blocks = LANES,
 };
