@@ -10,9 +10,16 @@
  *
  * The including file defines: VECTOR, LANES, V_SET1(uint32_t), V_ADD, V_XOR,
  * V_ROTL16/12/8/7, V_LANE_INDEX (the vector 0, 1, .., LANES-1) and
- * V_XOR_STORE(out, in, x) for LANES * 64 bytes, x the 16 word vectors;
+ * CHACHA20_FRAME_BYTES (a bound on a group call's stack frame, for the
+ * scrub after it; test_wipe checks it), with CHACHA20_TWO_GROUPS also
+ * CHACHA20_TWO_GROUPS_FRAME_BYTES, V_ZERO (the zero vector), V_XOR_STORE(out, in, x) for LANES * 64 bytes, x the 16
+ * word vectors;
  * optionally V_XOR_STORE_PARTIAL(out, in, x, len) for fewer bytes (masked
  * loads and stores), else a partial group goes through a stack buffer. */
+
+#ifndef CHACHA20_TWO_GROUPS_FRAME_BYTES
+#define CHACHA20_TWO_GROUPS_FRAME_BYTES 0
+#endif
 
 #define CHACHA20_QUARTER_ROUND(a, b, c, d)                                                          \
   do {                                                                                             \
@@ -42,7 +49,8 @@ static inline void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR 
 
 /* len bytes (at most LANES blocks) of keystream XORed into in, from the
  * counter in state[12] (the caller advances it). */
-static inline void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
+static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len,
+                                                           const uint32_t state[16]) {
   const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
@@ -67,6 +75,7 @@ static inline void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t 
       V_ADD(x15, V_SET1(state[15])),
   };
   chacha20_lanes_store(out, in, x, len);
+  crisp_wipe(x, sizeof x); /* keystream, if the compiler gave it a stack home */
 }
 
 #ifdef CHACHA20_TWO_GROUPS
@@ -85,7 +94,8 @@ static inline void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t 
   } while (0)
 
 /* len bytes, more than one group and at most two. */
-static inline void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
+static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len,
+                                                                const uint32_t state[16]) {
   const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
   const VECTOR counter2 = V_ADD(counter, V_SET1(LANES));
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
@@ -122,8 +132,21 @@ static inline void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, si
       V_ADD(y15, V_SET1(state[15])),
   };
   chacha20_lanes_store(out + LANES * 64, in + LANES * 64, y, len - LANES * 64);
+  crisp_wipe(x, sizeof x);
+  crisp_wipe(y, sizeof y);
 }
 #endif
+
+/* Zeroes `bytes` of stack right below the caller's frame, where the group
+ * calls just returned from kept their spills (key words, state, keystream),
+ * which C cannot name to wipe: vector stores, a handful of cycles, where a
+ * memset of a few KiB costs tens of nanoseconds. */
+#define CHACHA20_SCRUB_VECTORS ((CHACHA20_TWO_GROUPS_FRAME_BYTES > CHACHA20_FRAME_BYTES ? CHACHA20_TWO_GROUPS_FRAME_BYTES : CHACHA20_FRAME_BYTES) / sizeof(VECTOR))
+static __attribute__((noinline)) void chacha20_lanes_scrub(size_t bytes) {
+  VECTOR area[CHACHA20_SCRUB_VECTORS];
+  volatile VECTOR *top = area + CHACHA20_SCRUB_VECTORS; /* next to the caller's frame */
+  for (size_t i = 1; i <= bytes / sizeof(VECTOR); i++) top[-(ptrdiff_t)i] = V_ZERO;
+}
 
 /* Whole groups of LANES blocks (two at a time where the registers allow),
  * then the remainder: at least TAIL_MIN_BLOCKS take one more (partial)
@@ -134,6 +157,7 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
                                       void (*narrower)(uint8_t *, const uint8_t *, size_t, const uint32_t *)) {
   uint32_t s[16];
   memcpy(s, state, sizeof s);
+  size_t frame = 0; /* the deepest group frame used, for the scrub */
 #ifdef CHACHA20_TWO_GROUPS
   /* Two groups when the second has at least tail_min_blocks; a shorter
    * remainder is cheaper as one group and the narrower path. */
@@ -142,14 +166,23 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
     chacha20_lanes_two_groups(out, in, n, s);
     s[12] += 2 * LANES;
     out += n, in += n, len -= n;
+    frame = CHACHA20_TWO_GROUPS_FRAME_BYTES;
   }
 #endif
   while (len >= LANES * 64) {
     chacha20_lanes_group(out, in, LANES * 64, s);
     s[12] += LANES;
     out += LANES * 64, in += LANES * 64, len -= LANES * 64;
+    if (frame < CHACHA20_FRAME_BYTES) frame = CHACHA20_FRAME_BYTES;
   }
-  if (len && (len + 63) / 64 >= tail_min_blocks) chacha20_lanes_group(out, in, len, s);
-  else if (len) narrower(out, in, len, s);
+  if (len && (len + 63) / 64 >= tail_min_blocks) {
+    chacha20_lanes_group(out, in, len, s);
+    if (frame < CHACHA20_FRAME_BYTES) frame = CHACHA20_FRAME_BYTES;
+  } else if (len) {
+    narrower(out, in, len, s); /* scrubs after itself */
+  }
   crisp_wipe(s, sizeof s);
+  /* The groups are calls of their own so that their frames, spills
+   * included, lie where this scrub reaches. */
+  if (frame) chacha20_lanes_scrub(frame);
 }
