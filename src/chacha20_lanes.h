@@ -17,10 +17,6 @@
  * optionally V_XOR_STORE_PARTIAL(out, in, x, len) for fewer bytes (masked
  * loads and stores), else a partial group goes through a stack buffer. */
 
-#ifndef CHACHA20_TWO_GROUPS_FRAME_BYTES
-#define CHACHA20_TWO_GROUPS_FRAME_BYTES 0
-#endif
-
 #define CHACHA20_QUARTER_ROUND(a, b, c, d)                                                          \
   do {                                                                                             \
     a = V_ADD(a, b), d = V_ROTL16(V_XOR(d, a));                                                    \
@@ -30,7 +26,7 @@
   } while (0)
 
 /* len bytes (at most LANES * 64) of a group's keystream x XORed into in. */
-static inline void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR x[16], size_t len) {
+static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR x[16], size_t len) {
   if (len == LANES * 64) {
     V_XOR_STORE(out, in, x);
     return;
@@ -75,7 +71,6 @@ static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const u
       V_ADD(x15, V_SET1(state[15])),
   };
   chacha20_lanes_store(out, in, x, len);
-  crisp_wipe(x, sizeof x); /* keystream, if the compiler gave it a stack home */
 }
 
 #ifdef CHACHA20_TWO_GROUPS
@@ -137,16 +132,22 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, co
 }
 #endif
 
-/* Zeroes `bytes` of stack right below the caller's frame, where the group
- * calls just returned from kept their spills (key words, state, keystream),
- * which C cannot name to wipe: vector stores, a handful of cycles, where a
- * memset of a few KiB costs tens of nanoseconds. */
-#define CHACHA20_SCRUB_VECTORS ((CHACHA20_TWO_GROUPS_FRAME_BYTES > CHACHA20_FRAME_BYTES ? CHACHA20_TWO_GROUPS_FRAME_BYTES : CHACHA20_FRAME_BYTES) / sizeof(VECTOR))
-static __attribute__((noinline)) void chacha20_lanes_scrub(size_t bytes) {
-  VECTOR area[CHACHA20_SCRUB_VECTORS];
-  volatile VECTOR *top = area + CHACHA20_SCRUB_VECTORS; /* next to the caller's frame */
-  for (size_t i = 1; i <= bytes / sizeof(VECTOR); i++) top[-(ptrdiff_t)i] = V_ZERO;
+/* Zero the stack right below the caller's frame, where the group calls
+ * just returned from kept their spills (key words, state, keystream),
+ * which C cannot name to wipe: vector stores, a handful of cycles. One
+ * function per frame size, so the common one stays below a page (a larger
+ * frame is probed page by page). */
+static __attribute__((noinline)) void chacha20_lanes_scrub(void) {
+  volatile VECTOR area[CHACHA20_FRAME_BYTES / sizeof(VECTOR)];
+  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
 }
+
+#ifdef CHACHA20_TWO_GROUPS
+static __attribute__((noinline)) void chacha20_lanes_scrub_two_groups(void) {
+  volatile VECTOR area[CHACHA20_TWO_GROUPS_FRAME_BYTES / sizeof(VECTOR)];
+  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
+}
+#endif
 
 /* Whole groups of LANES blocks (two at a time where the registers allow),
  * then the remainder: at least TAIL_MIN_BLOCKS take one more (partial)
@@ -157,7 +158,7 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
                                       void (*narrower)(uint8_t *, const uint8_t *, size_t, const uint32_t *)) {
   uint32_t s[16];
   memcpy(s, state, sizeof s);
-  size_t frame = 0; /* the deepest group frame used, for the scrub */
+  int group = 0, two_groups = 0; /* whose frames to scrub */
 #ifdef CHACHA20_TWO_GROUPS
   /* Two groups when the second has at least tail_min_blocks; a shorter
    * remainder is cheaper as one group and the narrower path. */
@@ -166,23 +167,28 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
     chacha20_lanes_two_groups(out, in, n, s);
     s[12] += 2 * LANES;
     out += n, in += n, len -= n;
-    frame = CHACHA20_TWO_GROUPS_FRAME_BYTES;
+    two_groups = 1;
   }
 #endif
   while (len >= LANES * 64) {
     chacha20_lanes_group(out, in, LANES * 64, s);
     s[12] += LANES;
     out += LANES * 64, in += LANES * 64, len -= LANES * 64;
-    if (frame < CHACHA20_FRAME_BYTES) frame = CHACHA20_FRAME_BYTES;
+    group = 1;
   }
   if (len && (len + 63) / 64 >= tail_min_blocks) {
     chacha20_lanes_group(out, in, len, s);
-    if (frame < CHACHA20_FRAME_BYTES) frame = CHACHA20_FRAME_BYTES;
+    group = 1;
   } else if (len) {
     narrower(out, in, len, s); /* scrubs after itself */
   }
   crisp_wipe(s, sizeof s);
   /* The groups are calls of their own so that their frames, spills
    * included, lie where this scrub reaches. */
-  if (frame) chacha20_lanes_scrub(frame);
+#ifdef CHACHA20_TWO_GROUPS
+  if (two_groups) chacha20_lanes_scrub_two_groups();
+#else
+  (void)two_groups;
+#endif
+  if (group) chacha20_lanes_scrub();
 }

@@ -19,11 +19,9 @@ static inline uint32_t rotl32(uint32_t x, int n) { return (x << n) | (x >> (32 -
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-void crisp_chacha20_scrub_stack(size_t bytes) {
-  /* The top of the array is next to the caller's frame. */
-  unsigned char area[CRISP_SCRUB_MAX];
-  if (bytes > sizeof area) bytes = sizeof area;
-  crisp_wipe(area + sizeof area - bytes, bytes);
+void crisp_chacha20_scrub_stack(void) {
+  volatile uint64_t area[64];
+  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = 0;
 }
 
 void crisp_chacha20_rounds_generic(uint32_t x[16]) {
@@ -60,7 +58,7 @@ void crisp_chacha20_xor_generic(uint8_t *out, const uint8_t *in, size_t len, con
   crisp_wipe(x, sizeof x);
   crisp_wipe(input, sizeof input);
   crisp_wipe(keystream, sizeof keystream);
-  crisp_chacha20_scrub_stack(256); /* the rounds' spills */
+  crisp_chacha20_scrub_stack(); /* the rounds' spills */
 }
 
 const crisp_chacha20_impl crisp_chacha20_generic_impl = {

@@ -18,7 +18,7 @@
 #include "x86/chacha20_x86.h"
 
 #define VECTOR __m512i
-#define CHACHA20_FRAME_BYTES 2304
+#define CHACHA20_FRAME_BYTES 1152
 #define CHACHA20_TWO_GROUPS_FRAME_BYTES 5632
 #define V_ZERO _mm512_setzero_si512()
 #define LANES 16
@@ -45,9 +45,11 @@ static inline void xor_block(uint8_t *out, const uint8_t *in, __m512i keystream)
   _mm512_storeu_si512((void *)out, _mm512_xor_si512(data, keystream));
 }
 
-static inline void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[16]) {
+static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[16]) {
+#pragma GCC unroll 4
   for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
   /* x[4 * quarter + m], 128-bit lane k: row `quarter` of block 4k + m. */
+#pragma GCC unroll 4
   for (int m = 0; m < 4; m++) {
     const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
@@ -62,7 +64,7 @@ static inline void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[1
 /* The partial last group: blocks past len are skipped, the one len ends in
  * is loaded and stored under a byte mask (AVX-512BW), so nothing outside
  * the buffers is touched and no stack copy is needed. */
-static inline void xor_block_partial(uint8_t *out, const uint8_t *in, __m512i keystream, size_t block, size_t len) {
+static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out, const uint8_t *in, __m512i keystream, size_t block, size_t len) {
   if (len >= 64 * (block + 1)) {
     xor_block(out + 64 * block, in + 64 * block, keystream);
   } else if (len > 64 * block) {
@@ -72,8 +74,10 @@ static inline void xor_block_partial(uint8_t *out, const uint8_t *in, __m512i ke
   }
 }
 
-static inline void xor_store_avx512_partial(uint8_t *out, const uint8_t *in, __m512i x[16], size_t len) {
+static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in, __m512i x[16], size_t len) {
+#pragma GCC unroll 4
   for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+#pragma GCC unroll 4
   for (size_t m = 0; m < 4; m++) {
     const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
