@@ -9,13 +9,13 @@
  * group waits on the vector latency; wider groups fill the units.
  *
  * The including file defines: VECTOR, LANES, V_SET1(uint32_t), V_ADD, V_XOR,
- * V_ROTL16/12/8/7, V_LANE_INDEX (the vector 0, 1, .., LANES-1) and
- * CHACHA20_FRAME_BYTES (a bound on a group call's stack frame, for the
- * scrub after it; test_wipe checks it), with CHACHA20_TWO_GROUPS also
- * CHACHA20_TWO_GROUPS_FRAME_BYTES, V_ZERO (the zero vector), V_XOR_STORE(out, in, x) for LANES * 64 bytes, x the 16
- * word vectors;
- * optionally V_XOR_STORE_PARTIAL(out, in, x, len) for fewer bytes (masked
- * loads and stores), else a partial group goes through a stack buffer. */
+ * V_ROTL16/12/8/7, V_ZERO, V_LANE_INDEX (the vector 0, 1, .., LANES-1),
+ * V_XOR_STORE(out, in, x) for LANES * 64 bytes (x: the 16 word vectors),
+ * and CHACHA20_FRAME_BYTES, a bound on a group call's stack frame for the
+ * scrub after it (test_wipe checks it). Optionally CHACHA20_TWO_GROUPS with
+ * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
+ * for fewer bytes (masked loads and stores; without it a partial group goes
+ * through a stack buffer). */
 
 #define CHACHA20_QUARTER_ROUND(a, b, c, d)                                                          \
   do {                                                                                             \
@@ -26,7 +26,8 @@
   } while (0)
 
 /* len bytes (at most LANES * 64) of a group's keystream x XORed into in. */
-static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR x[16], size_t len) {
+static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR x[16],
+                                                                       size_t len) {
   if (len == LANES * 64) {
     V_XOR_STORE(out, in, x);
     return;
@@ -127,8 +128,6 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, co
       V_ADD(y15, V_SET1(state[15])),
   };
   chacha20_lanes_store(out + LANES * 64, in + LANES * 64, y, len - LANES * 64);
-  crisp_wipe(x, sizeof x);
-  crisp_wipe(y, sizeof y);
 }
 #endif
 
