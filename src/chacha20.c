@@ -10,7 +10,8 @@
 /* "expand 32-byte k" as four little-endian words (RFC 8439 2.3). */
 static const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
 
-void crisp_chacha20_setup(uint32_t state[16], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter) {
+void crisp_chacha20_setup(uint32_t state[16], const uint8_t key[32], const uint8_t nonce[12],
+                          uint32_t counter) {
   for (int i = 0; i < 4; i++) state[i] = sigma[i];
   for (int i = 0; i < 8; i++) state[4 + i] = crisp_load32_le(key + 4 * i);
   state[12] = counter;

@@ -17,17 +17,17 @@
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). */
 
-#define CHACHA20_QUARTER_ROUND(a, b, c, d)                                                          \
-  do {                                                                                             \
-    a = V_ADD(a, b), d = V_ROTL16(V_XOR(d, a));                                                    \
-    c = V_ADD(c, d), b = V_ROTL12(V_XOR(b, c));                                                    \
-    a = V_ADD(a, b), d = V_ROTL8(V_XOR(d, a));                                                     \
-    c = V_ADD(c, d), b = V_ROTL7(V_XOR(b, c));                                                     \
+#define CHACHA20_QUARTER_ROUND(a, b, c, d)      \
+  do {                                          \
+    a = V_ADD(a, b), d = V_ROTL16(V_XOR(d, a)); \
+    c = V_ADD(c, d), b = V_ROTL12(V_XOR(b, c)); \
+    a = V_ADD(a, b), d = V_ROTL8(V_XOR(d, a));  \
+    c = V_ADD(c, d), b = V_ROTL7(V_XOR(b, c));  \
   } while (0)
 
 /* len bytes (at most LANES * 64) of a group's keystream x XORed into in. */
-static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in, VECTOR x[16],
-                                                                       size_t len) {
+static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in,
+                                                                       VECTOR x[16], size_t len) {
   if (len == LANES * 64) {
     V_XOR_STORE(out, in, x);
     return;
@@ -79,14 +79,14 @@ static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const u
  * by step: while one group's add waits on the latency of the other's, the
  * units have work. Needs 32 vector registers for the two states (AVX-512);
  * the input words come back from memory for the final addition. */
-#define CHACHA20_QUARTER_ROUND2(a, b, c, d, e, f, g, h)                                             \
-  do {                                                                                             \
-    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e);                            \
-    d = V_ROTL16(d), h = V_ROTL16(h), c = V_ADD(c, d), g = V_ADD(g, h);                            \
-    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL12(b), f = V_ROTL12(f);                            \
-    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e);                            \
-    d = V_ROTL8(d), h = V_ROTL8(h), c = V_ADD(c, d), g = V_ADD(g, h);                              \
-    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL7(b), f = V_ROTL7(f);                              \
+#define CHACHA20_QUARTER_ROUND2(a, b, c, d, e, f, g, h)                 \
+  do {                                                                  \
+    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e); \
+    d = V_ROTL16(d), h = V_ROTL16(h), c = V_ADD(c, d), g = V_ADD(g, h); \
+    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL12(b), f = V_ROTL12(f); \
+    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e); \
+    d = V_ROTL8(d), h = V_ROTL8(h), c = V_ADD(c, d), g = V_ADD(g, h);   \
+    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL7(b), f = V_ROTL7(f);   \
   } while (0)
 
 /* len bytes, more than one group and at most two. */
@@ -154,7 +154,8 @@ static __attribute__((noinline)) void chacha20_lanes_scrub_two_groups(void) {
  * implementation). */
 static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
                                       size_t tail_min_blocks,
-                                      void (*narrower)(uint8_t *, const uint8_t *, size_t, const uint32_t *)) {
+                                      void (*narrower)(uint8_t *, const uint8_t *, size_t,
+                                                       const uint32_t *)) {
   uint32_t s[16];
   memcpy(s, state, sizeof s);
   int group = 0, two_groups = 0; /* whose frames to scrub */

@@ -51,8 +51,8 @@ static void mac_lengths(oneshot_mac *mac, uint64_t ad_len, uint64_t ct_len, uint
 
 /* Poly1305 key from block 0 (one block: the kernels give a single block to
  * their scalar path), then the AD. state[12] is 0 on entry, 1 on return. */
-static void mac_start(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16], const uint8_t *ad,
-                      size_t ad_len) {
+static void mac_start(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16],
+                      const uint8_t *ad, size_t ad_len) {
   uint8_t block0[64] = {0};
   chacha->xor_stream(block0, block0, sizeof block0, state);
   mac->impl = crisp_active_poly1305();
@@ -66,12 +66,13 @@ static int same_or_apart(const uint8_t *a, const uint8_t *b, size_t len) {
   return a == b || !crisp_overlaps(a, len, b, len);
 }
 
-static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const uint8_t *tag, const uint8_t *ad,
-                      size_t ad_len, const uint8_t *nonce, const uint8_t *key) {
+static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const uint8_t *tag,
+                      const uint8_t *ad, size_t ad_len, const uint8_t *nonce, const uint8_t *key) {
   if (!tag || !nonce || !key || (len && (!out || !in)) || (ad_len && !ad)) return CRISP_E_INVALID;
   if ((uint64_t)len > CRISP_CHACHA20_POLY1305_MAX_LEN) return CRISP_E_RANGE;
   if (len && !same_or_apart(out, in, len)) return CRISP_E_INVALID;
-  if (crisp_overlaps(tag, MAC_BLOCK, out, len) || crisp_overlaps(tag, MAC_BLOCK, in, len)) return CRISP_E_INVALID;
+  if (crisp_overlaps(tag, MAC_BLOCK, out, len) || crisp_overlaps(tag, MAC_BLOCK, in, len))
+    return CRISP_E_INVALID;
   return CRISP_OK;
 }
 
@@ -105,8 +106,8 @@ static int tags_differ(const uint8_t *expected, const uint8_t *tag) {
   return diff != 0;
 }
 
-static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
-                      uint32_t state[16]) {
+static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
+                      size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   if (key_block_joins(chacha, len)) {
@@ -183,8 +184,8 @@ static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uin
   crisp_wipe(subkey, sizeof subkey);
 }
 
-int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *pt,
-                                 size_t len, const uint8_t *ad, size_t ad_len,
+int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                 const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
@@ -196,8 +197,8 @@ int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY130
 }
 
 int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
-                                 const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad, size_t ad_len,
-                                 const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                 const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
+                                 size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
@@ -206,8 +207,8 @@ int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
   return aead_open(pt, ct, len, tag, ad, ad_len, state);
 }
 
-int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *pt,
-                                  size_t len, const uint8_t *ad, size_t ad_len,
+int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                  const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
@@ -246,14 +247,15 @@ typedef struct stream_frontend {
   crisp_poly1305_ctx mac;
 } stream_frontend;
 
-static_assert(sizeof(stream_frontend) == CRISP_CHACHA20_POLY1305_CTX_SIZE, "context layout is part of the ABI");
+static_assert(sizeof(stream_frontend) == CRISP_CHACHA20_POLY1305_CTX_SIZE,
+              "context layout is part of the ABI");
 static_assert(offsetof(stream_frontend, mac) == STREAM_HEADER, "the Poly1305 context starts a cache line");
 static_assert(_Alignof(stream_frontend) <= _Alignof(crisp_chacha20_poly1305_ctx), "aligned for the fields");
 
 static const uint8_t zeros[MAC_BLOCK];
 
-static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction, const uint32_t state[16],
-                        const uint8_t *ad, size_t ad_len) {
+static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                        const uint32_t state[16], const uint8_t *ad, size_t ad_len) {
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   crisp_wipe(f, STREAM_HEADER);
   f->chacha = crisp_active_chacha20();
@@ -271,8 +273,8 @@ static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction d
   return CRISP_OK;
 }
 
-static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction, const uint8_t *nonce,
-                              const uint8_t *key, const uint8_t *ad, size_t ad_len) {
+static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                              const uint8_t *nonce, const uint8_t *key, const uint8_t *ad, size_t ad_len) {
   if (!ctx) return CRISP_E_INVALID;
   if (!nonce || !key || (ad_len && !ad) || (direction != CRISP_AEAD_SEAL && direction != CRISP_AEAD_OPEN)) {
     crisp_wipe(ctx, sizeof *ctx);
@@ -283,7 +285,8 @@ static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direc
 
 int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
                                         const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
-                                        const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad, size_t ad_len) {
+                                        const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
+                                        size_t ad_len) {
   const int rc = stream_init_checks(ctx, direction, nonce, key, ad, ad_len);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
@@ -309,7 +312,8 @@ int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp
 /* XOR of n bytes: the rest of the current keystream block, whole blocks
  * straight from the kernel, then a new keystream block for a partial tail. */
 static void stream_xor(stream_frontend *f, uint8_t *out, const uint8_t *in, size_t n) {
-  while (n && f->keystream_used < sizeof f->keystream) *out++ = *in++ ^ f->keystream[f->keystream_used++], n--;
+  while (n && f->keystream_used < sizeof f->keystream)
+    *out++ = *in++ ^ f->keystream[f->keystream_used++], n--;
   const size_t whole = n / 64 * 64;
   if (whole) {
     f->chacha->xor_stream(out, in, whole, f->state);

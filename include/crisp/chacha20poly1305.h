@@ -101,11 +101,13 @@ typedef enum crisp_aead_direction { CRISP_AEAD_SEAL = 1, CRISP_AEAD_OPEN = 2 } c
 /* Starts a message: direction, nonce, key and all of the associated data.
  * CRISP_OK; CRISP_E_INVALID for a NULL ctx, key or nonce, NULL ad with
  * ad_len > 0, or an unknown direction (the context is then unusable). */
-CRISP_API int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+CRISP_API int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                  crisp_aead_direction direction,
                                                   const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
                                                   const uint8_t *ad, size_t ad_len);
-CRISP_API int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+CRISP_API int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                   crisp_aead_direction direction,
                                                    const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                                    const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
                                                    const uint8_t *ad, size_t ad_len);

@@ -6,14 +6,16 @@
 #include "generic/generic.h"
 #include "util.h"
 
-static inline uint32_t rotl32(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+static inline uint32_t rotl32(uint32_t x, int n) {
+  return (x << n) | (x >> (32 - n));
+}
 
-#define QUARTER_ROUND(a, b, c, d)                                                                   \
-  do {                                                                                             \
-    x[a] += x[b], x[d] = rotl32(x[d] ^ x[a], 16);                                                  \
-    x[c] += x[d], x[b] = rotl32(x[b] ^ x[c], 12);                                                  \
-    x[a] += x[b], x[d] = rotl32(x[d] ^ x[a], 8);                                                   \
-    x[c] += x[d], x[b] = rotl32(x[b] ^ x[c], 7);                                                   \
+#define QUARTER_ROUND(a, b, c, d)                 \
+  do {                                            \
+    x[a] += x[b], x[d] = rotl32(x[d] ^ x[a], 16); \
+    x[c] += x[d], x[b] = rotl32(x[b] ^ x[c], 12); \
+    x[a] += x[b], x[d] = rotl32(x[d] ^ x[a], 8);  \
+    x[c] += x[d], x[b] = rotl32(x[b] ^ x[c], 7);  \
   } while (0)
 
 #if defined(__GNUC__) || defined(__clang__)

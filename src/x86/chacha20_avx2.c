@@ -25,10 +25,10 @@
 #define V_XOR _mm256_xor_si256
 #define V_ROTL(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
 /* Byte permutations that rotate every 32-bit word left by 16 and by 8. */
-#define V_ROTL16(x)                                                                                 \
+#define V_ROTL16(x)                                                                                          \
   _mm256_shuffle_epi8((x), _mm256_set_epi8(13, 12, 15, 14, 9, 8, 11, 10, 5, 4, 7, 6, 1, 0, 3, 2, 13, 12, 15, \
                                            14, 9, 8, 11, 10, 5, 4, 7, 6, 1, 0, 3, 2))
-#define V_ROTL8(x)                                                                                  \
+#define V_ROTL8(x)                                                                                           \
   _mm256_shuffle_epi8((x), _mm256_set_epi8(14, 13, 12, 15, 10, 9, 8, 11, 6, 5, 4, 7, 2, 1, 0, 3, 14, 13, 12, \
                                            15, 10, 9, 8, 11, 6, 5, 4, 7, 2, 1, 0, 3))
 #define V_ROTL12(x) V_ROTL((x), 12)
@@ -49,7 +49,8 @@ static inline void xor_half(uint8_t *out, const uint8_t *in, __m256i keystream) 
 }
 
 static inline void xor_store_avx2(uint8_t *out, const uint8_t *in, __m256i x[16]) {
-  for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  for (int quarter = 0; quarter < 4; quarter++)
+    transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
   /* x[4 * quarter + j]: row `quarter` of block j (low half) and of block
    * 4 + j (high half). */
   for (int j = 0; j < 4; j++) {

@@ -45,13 +45,17 @@ static inline void xor_block(uint8_t *out, const uint8_t *in, __m512i keystream)
   _mm512_storeu_si512((void *)out, _mm512_xor_si512(data, keystream));
 }
 
-static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out, const uint8_t *in, __m512i x[16]) {
+static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out, const uint8_t *in,
+                                                                   __m512i x[16]) {
 #pragma GCC unroll 4
-  for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  for (int quarter = 0; quarter < 4; quarter++) {
+    transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  }
   /* x[4 * quarter + m], 128-bit lane k: row `quarter` of block 4k + m. */
 #pragma GCC unroll 4
   for (int m = 0; m < 4; m++) {
-    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44),
+                  t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
                   t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
     xor_block(out + 64 * m, in + 64 * m, _mm512_shuffle_i32x4(t0, t2, 0x88));
@@ -64,7 +68,9 @@ static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out,
 /* The partial last group: blocks past len are skipped, the one len ends in
  * is loaded and stored under a byte mask (AVX-512BW), so nothing outside
  * the buffers is touched and no stack copy is needed. */
-static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out, const uint8_t *in, __m512i keystream, size_t block, size_t len) {
+static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out, const uint8_t *in,
+                                                                    __m512i keystream, size_t block,
+                                                                    size_t len) {
   if (len >= 64 * (block + 1)) {
     xor_block(out + 64 * block, in + 64 * block, keystream);
   } else if (len > 64 * block) {
@@ -74,12 +80,15 @@ static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out
   }
 }
 
-static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in, __m512i x[16], size_t len) {
+static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in,
+                                                                           __m512i x[16], size_t len) {
 #pragma GCC unroll 4
-  for (int quarter = 0; quarter < 4; quarter++) transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  for (int quarter = 0; quarter < 4; quarter++)
+    transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
 #pragma GCC unroll 4
   for (size_t m = 0; m < 4; m++) {
-    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44), t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44),
+                  t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
                   t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
     xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len);

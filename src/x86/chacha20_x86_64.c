@@ -47,7 +47,8 @@ static inline void xor_store_sse2(uint8_t *out, const uint8_t *in, __m128i x[16]
     __m128i *q = x + 4 * quarter;
     transpose4(&q[0], &q[1], &q[2], &q[3]);
     /* q[j] is bytes 16 * quarter .. + 16 of block j. */
-    for (int block = 0; block < 4; block++) xor_row(out + 64 * block + 16 * quarter, in + 64 * block + 16 * quarter, q[block]);
+    for (int block = 0; block < 4; block++)
+      xor_row(out + 64 * block + 16 * quarter, in + 64 * block + 16 * quarter, q[block]);
   }
 }
 
