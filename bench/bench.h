@@ -117,7 +117,16 @@ void bench_size_label(char *out, size_t capacity, const bench_case *c);
  * then the CRYPTO_IMPL line that pins the winners. Returns the exit status. */
 int bench_tune(const bench_settings *settings);
 
-/* --kernel poly1305 --sweep. Returns the exit status. */
-int bench_sweep(const bench_settings *settings);
+/* ChaCha20 / AEAD cases: an output buffer and a ciphertext with its tag,
+ * sealed by crisp (no AD, zero nonce, the case's key) for open to verify;
+ * peers' routines share them. */
+void *bench_aead_setup(const bench_case *c);
+void bench_aead_teardown(void *state);
+uint8_t *bench_aead_ct(void *state);
+uint8_t *bench_aead_out(void *state);
+const uint8_t *bench_aead_tag(void *state);
+
+/* --kernel poly1305|chacha20poly1305_seal --sweep. Returns the exit status. */
+int bench_sweep(const bench_settings *settings, const char *label);
 
 #endif

@@ -3,6 +3,7 @@
  * times on the case's inputs), the kernels it runs and the sizes measured.
  * A new kernel gets its routine and a line in bench_specs here; peers for it
  * go in the peers_*.c files under the same label. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -95,6 +96,59 @@ static void run_rsa_private(void *state, const bench_case *c, size_t iterations)
     crisp_bn_mod_exp_crt(c->out, c->x, key->p, key->q, key->dp, key->dq, key->qinv, key->half, e, 1);
 }
 
+/* ChaCha20 and the AEAD write to a buffer of their own; open reads a
+ * ciphertext and tag sealed once in setup (no AD, zero nonce, the case's
+ * key), so every call verifies and decrypts as a real receiver does. */
+typedef struct aead_buffers {
+  uint8_t *ct, *out;
+  uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE];
+} aead_buffers;
+
+static const uint8_t zero_nonce[CRISP_CHACHA20_NONCE_SIZE];
+
+void *bench_aead_setup(const bench_case *c) {
+  aead_buffers *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->ct = aligned_alloc(64, (c->size + 63) / 64 * 64 + 64);
+  b->out = aligned_alloc(64, (c->size + 63) / 64 * 64 + 64);
+  if (!b->ct || !b->out ||
+      crisp_chacha20_poly1305_seal(b->ct, b->tag, c->data, c->size, NULL, 0, zero_nonce, c->key) != CRISP_OK) {
+    bench_aead_teardown(b);
+    return NULL;
+  }
+  return b;
+}
+
+void bench_aead_teardown(void *state) {
+  aead_buffers *b = state;
+  if (!b) return;
+  free(b->ct);
+  free(b->out);
+  free(b);
+}
+
+uint8_t *bench_aead_ct(void *state) { return ((aead_buffers *)state)->ct; }
+uint8_t *bench_aead_out(void *state) { return ((aead_buffers *)state)->out; }
+const uint8_t *bench_aead_tag(void *state) { return ((aead_buffers *)state)->tag; }
+
+static void run_chacha20(void *state, const bench_case *c, size_t iterations) {
+  aead_buffers *b = state;
+  for (size_t i = 0; i < iterations; i++) crisp_chacha20(b->out, c->data, c->size, c->key, zero_nonce, 1);
+}
+
+static void run_aead_seal(void *state, const bench_case *c, size_t iterations) {
+  aead_buffers *b = state;
+  uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE];
+  for (size_t i = 0; i < iterations; i++)
+    crisp_chacha20_poly1305_seal(b->out, tag, c->data, c->size, NULL, 0, zero_nonce, c->key);
+}
+
+static void run_aead_open(void *state, const bench_case *c, size_t iterations) {
+  aead_buffers *b = state;
+  for (size_t i = 0; i < iterations; i++)
+    if (crisp_chacha20_poly1305_open(b->out, b->ct, c->size, b->tag, NULL, 0, zero_nonce, c->key) != CRISP_OK) abort();
+}
+
 static const bench_routine md5_routine = {"md5", "crisp", "crisp_md5", NULL, run_md5, NULL};
 static const bench_routine md5_many_routine = {"md5_many", "crisp", "crisp_md5_many", NULL, run_md5_many, NULL};
 static const bench_routine poly1305_routine = {"poly1305", "crisp", "crisp_poly1305", NULL, run_poly1305, NULL};
@@ -106,6 +160,12 @@ static const bench_routine bn_mont_mul_routine = {"bn_mont_mul", "crisp", "crisp
                                                   NULL};
 static const bench_routine bn_mont_sqr_routine = {"bn_mont_sqr", "crisp", "crisp_bn_mont_sqr", NULL, run_bn_mont_sqr,
                                                   NULL};
+static const bench_routine chacha20_routine = {"chacha20", "crisp", "crisp_chacha20", bench_aead_setup,
+                                               run_chacha20, bench_aead_teardown};
+static const bench_routine aead_seal_routine = {"chacha20poly1305_seal", "crisp", "crisp_chacha20_poly1305_seal",
+                                                bench_aead_setup, run_aead_seal, bench_aead_teardown};
+static const bench_routine aead_open_routine = {"chacha20poly1305_open", "crisp", "crisp_chacha20_poly1305_open",
+                                                bench_aead_setup, run_aead_open, bench_aead_teardown};
 static const bench_routine mod_exp_routine = {"mod_exp", "crisp", "crisp_bn_mod_exp", NULL, run_mod_exp, NULL};
 static const bench_routine mod_exp2_routine = {"bn_mod_exp2", "crisp", "crisp_bn_mod_exp2", NULL, run_mod_exp2,
                                                NULL};
@@ -115,6 +175,7 @@ static const bench_routine rsa_private_routine = {"rsa_private", "crisp", "crisp
 #define BYTES 0
 #define BITS 1
 #define BIGNUM_SIZES {512, 1024, 2048, 4096}
+#define PACKET_SIZES {16, 64, 256, 1024, 1536, 16384, 1048576}
 
 const bench_spec bench_specs[] = {
     {"md5", {CRISP_KERNEL_MD5}, 1, &md5_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
@@ -125,6 +186,12 @@ const bench_spec bench_specs[] = {
     {"bn_mul_add", {CRISP_KERNEL_BN_MUL_ADD}, 1, &bn_mul_add_routine, BITS, 1, BIGNUM_SIZES},
     {"bn_mont_mul", {CRISP_KERNEL_BN_MONT_MUL}, 1, &bn_mont_mul_routine, BITS, 1, BIGNUM_SIZES},
     {"bn_mont_sqr", {CRISP_KERNEL_BN_MONT_SQR}, 1, &bn_mont_sqr_routine, BITS, 1, BIGNUM_SIZES},
+    {"chacha20", {CRISP_KERNEL_CHACHA20}, 1, &chacha20_routine, BYTES, 1, PACKET_SIZES},
+    /* Not kernels: the AEAD built on ChaCha20 and Poly1305. */
+    {"chacha20poly1305_seal", {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305}, 2, &aead_seal_routine, BYTES, 1,
+     PACKET_SIZES},
+    {"chacha20poly1305_open", {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305}, 2, &aead_open_routine, BYTES, 1,
+     PACKET_SIZES},
     /* Not a kernel: the exponentiation built on the two Montgomery kernels. */
     {"mod_exp", {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR}, 2, &mod_exp_routine, BITS, 1,
      {1024, 2048, 3072, 4096}},

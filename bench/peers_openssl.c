@@ -1,7 +1,8 @@
 /* bench/peers_openssl.c - OpenSSL 3 as a benchmark peer: MD5() and the EVP
  * digest, EVP_MAC POLY1305 keyed per message (like crisp's one-shot),
  * BN_mod_mul_montgomery and BN_mod_exp_mont_consttime (twice for
- * bn_mod_exp2), and the raw RSA private operation through EVP. */
+ * bn_mod_exp2), the raw RSA private operation through EVP, EVP ChaCha20
+ * and ChaCha20-Poly1305. */
 #define OPENSSL_SUPPRESS_DEPRECATED /* MD5() is the fastest OpenSSL path for short messages */
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -99,6 +100,75 @@ static void teardown_poly1305(void *opaque) {
   EVP_MAC_CTX_free(state->ctx);
   EVP_MAC_free(state->mac);
   free(state);
+}
+
+/* ChaCha20 and the AEAD through EVP as a TLS stack drives it: one context
+ * per case holds the cipher and the key; each message sets only its nonce
+ * (OpenSSL's cheapest per-message path). */
+struct cipher {
+  EVP_CIPHER_CTX *ctx, *aead;
+  void *buffers; /* bench_aead_setup's */
+};
+
+static void teardown_cipher(void *opaque) {
+  struct cipher *state = opaque;
+  if (!state) return;
+  EVP_CIPHER_CTX_free(state->ctx);
+  EVP_CIPHER_CTX_free(state->aead);
+  bench_aead_teardown(state->buffers);
+  free(state);
+}
+
+static void *setup_cipher(const bench_case *c) {
+  struct cipher *state = calloc(1, sizeof *state);
+  if (!state) return NULL;
+  static const unsigned char zero_iv[16];
+  state->ctx = EVP_CIPHER_CTX_new();
+  state->aead = EVP_CIPHER_CTX_new();
+  state->buffers = bench_aead_setup(c);
+  if (state->ctx && state->aead && state->buffers &&
+      EVP_EncryptInit_ex(state->ctx, EVP_chacha20(), NULL, c->key, zero_iv) == 1 &&
+      EVP_CipherInit_ex(state->aead, EVP_chacha20_poly1305(), NULL, c->key, zero_iv, 1) == 1)
+    return state;
+  teardown_cipher(state);
+  return NULL;
+}
+
+static const unsigned char zero_nonce[12];
+static const unsigned char counter_one_iv[16] = {1}; /* counter 1, then the zero nonce */
+
+static void run_chacha20(void *opaque, const bench_case *c, size_t iterations) {
+  struct cipher *state = opaque;
+  int n;
+  for (size_t i = 0; i < iterations; i++) {
+    EVP_EncryptInit_ex(state->ctx, NULL, NULL, NULL, counter_one_iv);
+    EVP_EncryptUpdate(state->ctx, bench_aead_out(state->buffers), &n, c->data, (int)c->size);
+  }
+}
+
+static void run_aead_seal(void *opaque, const bench_case *c, size_t iterations) {
+  struct cipher *state = opaque;
+  unsigned char tag[16];
+  int n;
+  uint8_t *out = bench_aead_out(state->buffers);
+  for (size_t i = 0; i < iterations; i++) {
+    EVP_CipherInit_ex(state->aead, NULL, NULL, NULL, zero_nonce, 1);
+    EVP_CipherUpdate(state->aead, out, &n, c->data, (int)c->size);
+    EVP_CipherFinal_ex(state->aead, out + n, &n);
+    EVP_CIPHER_CTX_ctrl(state->aead, EVP_CTRL_AEAD_GET_TAG, 16, tag);
+  }
+}
+
+static void run_aead_open(void *opaque, const bench_case *c, size_t iterations) {
+  struct cipher *state = opaque;
+  int n;
+  uint8_t *out = bench_aead_out(state->buffers);
+  for (size_t i = 0; i < iterations; i++) {
+    EVP_CipherInit_ex(state->aead, NULL, NULL, NULL, zero_nonce, 0);
+    EVP_CipherUpdate(state->aead, out, &n, bench_aead_ct(state->buffers), (int)c->size);
+    EVP_CIPHER_CTX_ctrl(state->aead, EVP_CTRL_AEAD_SET_TAG, 16, (void *)bench_aead_tag(state->buffers));
+    if (EVP_CipherFinal_ex(state->aead, out + n, &n) != 1) abort();
+  }
 }
 
 struct bignum {
@@ -244,6 +314,9 @@ const bench_routine bench_openssl_routines[] = {
     {"md5", "openssl", "EVP md5", setup_evp_md5, run_evp_md5, teardown_evp_md5},
     {"md5_many", "openssl", "MD5() serial", NULL, run_md5_serial, NULL},
     {"poly1305", "openssl", "EVP_MAC POLY1305", setup_poly1305, run_poly1305, teardown_poly1305},
+    {"chacha20", "openssl", "EVP chacha20", setup_cipher, run_chacha20, teardown_cipher},
+    {"chacha20poly1305_seal", "openssl", "EVP chacha20-poly1305", setup_cipher, run_aead_seal, teardown_cipher},
+    {"chacha20poly1305_open", "openssl", "EVP chacha20-poly1305", setup_cipher, run_aead_open, teardown_cipher},
     {"bn_mont_mul", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_mul, teardown_bignum},
     {"bn_mont_sqr", "openssl", "BN_mod_mul_montgomery", setup_bignum, run_mont_sqr, teardown_bignum},
     {"mod_exp", "openssl", "BN_mod_exp_mont_consttime", setup_bignum, run_mod_exp, teardown_bignum},

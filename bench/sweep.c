@@ -1,10 +1,12 @@
-/* bench/sweep.c - crisp-bench --kernel poly1305 --sweep: Poly1305 at every
- * length from 16 B to 1 MiB that sits on or next to a power of two
- * (2^k - 1, 2^k, 2^k + 1, 2^k + 15), one-shot or (--chunk N) streamed in
- * N-byte updates, for each implementation this CPU runs and for the default
- * (dispatched) path, which must stay within 0.95x of the fastest single
- * implementation at every length. With --peers, OpenSSL and libsodium run
- * the same work and the default must be at least 1.0x the faster of them. */
+/* bench/sweep.c - crisp-bench --kernel poly1305|chacha20poly1305_seal
+ * --sweep: the call at every length from 16 B to 1 MiB that sits on or next
+ * to a power of two (2^k - 1, 2^k, 2^k + 1, 2^k + 15), one-shot or (Poly1305
+ * with --chunk N) streamed in N-byte updates, for each implementation of
+ * the spec's first kernel this CPU runs and for the default (dispatched)
+ * path, which must stay within 0.95x of the fastest single implementation
+ * at every length. With --peers (always for the AEAD, whose chart shows
+ * them), OpenSSL and libsodium run the same work and the default must be at
+ * least 1.0x the faster of them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,10 +58,10 @@ static double peer_ratio(const sweep_rows *s) {
   return isfinite(s->rows[best].ns_per_op) ? s->rows[best].ns_per_op / s->rows[s->impls].ns_per_op : 0;
 }
 
-static void print_header(const sweep_rows *s, const bench_settings *settings) {
+static void print_header(const char *label, const sweep_rows *s, const bench_settings *settings) {
   const bench_row *rows = s->rows;
   if (settings->json) {
-    printf("{\"sweep\": \"poly1305\", \"cpu\": \"%s\", \"uarch\": \"%s\", \"chunk\": %zu, \"implementations\": [",
+    printf("{\"sweep\": \"%s\", \"cpu\": \"%s\", \"uarch\": \"%s\", \"chunk\": %zu, \"implementations\": [", label,
            crisp_cpu_brand(), crisp_cpu_uarch(), settings->chunk);
     for (size_t r = 0; r < s->count; r++) printf("%s\"%s\"", r ? ", " : "", rows[r].impl);
     printf("], \"lengths\": [");
@@ -68,7 +70,7 @@ static void print_header(const sweep_rows *s, const bench_settings *settings) {
     for (size_t r = 0; r < s->count; r++) printf("\t%s", rows[r].impl);
     printf("\n");
   } else {
-    printf("poly1305 %s MB/s by length on %s (%s)\n", settings->chunk ? "streamed" : "one-shot", crisp_cpu_brand(),
+    printf("%s %s MB/s by length on %s (%s)\n", label, settings->chunk ? "streamed" : "one-shot", crisp_cpu_brand(),
            crisp_cpu_uarch());
     if (settings->chunk) printf("updates of %zu bytes\n", settings->chunk);
     printf("%8s", "length");
@@ -121,27 +123,29 @@ static int measure_length(bench_case *c, sweep_rows *s, const bench_settings *se
   return 0;
 }
 
-int bench_sweep(const bench_settings *settings) {
-  const bench_spec *spec = bench_kernel_spec(CRISP_KERNEL_POLY1305);
-  if (!spec) {
-    fprintf(stderr, "crisp bench: poly1305 has no bench cases\n");
+int bench_sweep(const bench_settings *settings, const char *label) {
+  const bench_spec *spec = bench_find_spec(label);
+  if (!spec || !spec->kernel_count) {
+    fprintf(stderr, "crisp bench: %s has no bench cases\n", label);
     return 1;
   }
+  const crisp_kernel kernel = spec->kernels[0];
   const bench_routine *routine = spec->routine;
   sweep_rows s = {.impls = 0};
-  for (size_t i = 0; i < crisp_impl_count(CRISP_KERNEL_POLY1305) && s.impls < MAX_ROWS / 2; i++) {
-    const char *name = crisp_impl_name_at(CRISP_KERNEL_POLY1305, i);
-    if (crisp_impl_supported_at(CRISP_KERNEL_POLY1305, i)) s.rows[s.impls++] = (bench_row){routine, name, name, 0, 0};
+  for (size_t i = 0; i < crisp_impl_count(kernel) && s.impls < MAX_ROWS / 2; i++) {
+    const char *name = crisp_impl_name_at(kernel, i);
+    if (crisp_impl_supported_at(kernel, i)) s.rows[s.impls++] = (bench_row){routine, name, name, 0, 0};
   }
   s.count = s.impls;
   s.rows[s.count++] = (bench_row){routine, "default", NULL, 0, 0};
-  for (size_t i = 0; settings->peers && i < bench_peer_count() && s.count < MAX_ROWS; i++)
-    if (!strcmp(bench_peer_at(i)->kernel, "poly1305"))
+  const int peers = settings->peers || strcmp(label, "poly1305") != 0;
+  for (size_t i = 0; peers && bench_peers_init() == 0 && i < bench_peer_count() && s.count < MAX_ROWS; i++)
+    if (!strcmp(bench_peer_at(i)->kernel, label))
       s.rows[s.count++] = (bench_row){bench_peer_at(i), bench_peer_at(i)->source, NULL, 0, 0};
   size_t lengths[MAX_LENGTHS];
   const size_t length_count = sweep_lengths(lengths);
   size_t low = 0, behind = 0;
-  print_header(&s, settings);
+  print_header(label, &s, settings);
   for (size_t l = 0; l < length_count; l++) {
     bench_case c;
     int status = bench_case_init(&c, spec, lengths[l]);

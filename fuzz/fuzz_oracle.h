@@ -1,6 +1,7 @@
 /* fuzz/fuzz_oracle.h - answers from outside crisp, so a harness's reference
- * (generic) is itself checked: OpenSSL's MD5, libsodium's Poly1305 and GMP's
- * integers, each compiled in when meson found the library (FUZZ_WITH_*).
+ * (generic) is itself checked: OpenSSL's MD5, ChaCha20 and
+ * ChaCha20-Poly1305, libsodium's Poly1305, HChaCha20 and
+ * XChaCha20-Poly1305, and GMP's integers, each compiled in when meson found the library (FUZZ_WITH_*).
  * Each function returns 1 with the answer written, or 0 when its library is
  * absent (then the harness compares implementations only). */
 #ifndef CRISP_FUZZ_ORACLE_H
@@ -37,6 +38,64 @@ static inline int oracle_poly1305(uint8_t tag[16], const void *data, size_t len,
   return crypto_onetimeauth_poly1305(tag, data, len, key) == 0;
 #else
   (void)tag, (void)data, (void)len, (void)key;
+  return 0;
+#endif
+}
+
+/* ChaCha20 from OpenSSL's EVP (counter, then nonce, as its 16-byte IV). */
+static inline int oracle_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
+                                  const uint8_t nonce[12], uint32_t counter) {
+#ifdef FUZZ_WITH_OPENSSL
+  uint8_t iv[16] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), (uint8_t)(counter >> 24)};
+  memcpy(iv + 4, nonce, 12);
+  EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+  int n = 0, ok = c && EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv) == 1 &&
+                  (!len || EVP_EncryptUpdate(c, out, &n, in, (int)len) == 1);
+  EVP_CIPHER_CTX_free(c);
+  return ok;
+#else
+  (void)out, (void)in, (void)len, (void)key, (void)nonce, (void)counter;
+  return 0;
+#endif
+}
+
+/* RFC 8439 ChaCha20-Poly1305 seal from OpenSSL's EVP. */
+static inline int oracle_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                                const uint8_t *ad, size_t ad_len, const uint8_t nonce[12],
+                                                const uint8_t key[32]) {
+#ifdef FUZZ_WITH_OPENSSL
+  EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+  int n = 0, ok = c && EVP_EncryptInit_ex(c, EVP_chacha20_poly1305(), NULL, key, nonce) == 1 &&
+                  (!ad_len || EVP_EncryptUpdate(c, NULL, &n, ad, (int)ad_len) == 1) &&
+                  (!len || EVP_EncryptUpdate(c, ct, &n, pt, (int)len) == 1) &&
+                  EVP_EncryptFinal_ex(c, ct + len, &n) == 1 &&
+                  EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1;
+  EVP_CIPHER_CTX_free(c);
+  return ok;
+#else
+  (void)ct, (void)tag, (void)pt, (void)len, (void)ad, (void)ad_len, (void)nonce, (void)key;
+  return 0;
+#endif
+}
+
+/* XChaCha20-Poly1305 seal and HChaCha20 from libsodium. */
+static inline int oracle_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                                 const uint8_t *ad, size_t ad_len, const uint8_t nonce[24],
+                                                 const uint8_t key[32]) {
+#ifdef FUZZ_WITH_SODIUM
+  return sodium_init() >= 0 &&
+         crypto_aead_xchacha20poly1305_ietf_encrypt_detached(ct, tag, NULL, pt, len, ad, ad_len, NULL, nonce, key) == 0;
+#else
+  (void)ct, (void)tag, (void)pt, (void)len, (void)ad, (void)ad_len, (void)nonce, (void)key;
+  return 0;
+#endif
+}
+
+static inline int oracle_hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t input[16]) {
+#ifdef FUZZ_WITH_SODIUM
+  return sodium_init() >= 0 && crypto_core_hchacha20(subkey, input, key, NULL) == 0;
+#else
+  (void)subkey, (void)key, (void)input;
   return 0;
 #endif
 }

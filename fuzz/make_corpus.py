@@ -88,6 +88,39 @@ seeds = {
         size(h) + limbs(h) + limbs(h) + limbs(h) + limbs(h, 2) + b"\x00" + limbs(h) + limbs(2 * h)
         for h in (1, 2, 8, 16, 24, 32)
     ],
+    # key, nonce, big-endian counter, message: RFC 8439 2.4.2, the counter
+    # limit, group boundaries of the 4-, 8- and 16-block kernels
+    "chacha20": [
+        bytes(range(32)) + bytes.fromhex("000000000000004a00000000") + struct.pack(">I", 1)
+        + b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, "
+          b"sunscreen would be it.",
+        noise(44) + struct.pack(">I", 0xffffffff) + noise(64),
+        noise(44) + struct.pack(">I", 0xfffffff0) + noise(1025),
+        noise(44) + struct.pack(">I", 7) + noise(1536),
+    ],
+    # key, nonce, AD length, AD, message: RFC 8439 2.8.2, short and long
+    "chacha20poly1305": [
+        bytes(range(0x80, 0xa0)) + bytes.fromhex("070000004041424344454647") + bytes([12])
+        + bytes.fromhex("50515253c0c1c2c3c4c5c6c7")
+        + b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, "
+          b"sunscreen would be it.",
+        noise(44) + bytes([0]) + noise(15),
+        noise(44) + bytes([255]) + noise(255) + noise(961),
+        noise(44) + bytes([13]) + noise(13) + noise(4100),
+    ],
+    "xchacha20poly1305": [
+        bytes(range(0x80, 0xa0)) + bytes(range(0x40, 0x58)) + bytes([12]) + bytes.fromhex("50515253c0c1c2c3c4c5c6c7")
+        + b"Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, "
+          b"sunscreen would be it.",
+        noise(56) + bytes([1]) + noise(1) + noise(64),
+        noise(56) + bytes([40]) + noise(40) + noise(2100),
+    ],
+    # key, nonce, AD length, AD, splits, message
+    "chacha20poly1305_stream": [
+        noise(44) + bytes([5]) + noise(5) + splits([1, 63, 64]) + noise(300),
+        noise(44) + bytes([0]) + splits([17, 1000, 3, 2048]) + noise(5000),
+        noise(44) + bytes([16]) + noise(16) + splits([]) + noise(960),
+    ],
 }
 
 for harness, inputs in seeds.items():

@@ -16,7 +16,8 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-harnesses=(md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr bn_mod_exp bn_mod_exp2 bn_mod_exp_crt)
+harnesses=(md5 md5_many poly1305 bn_mul bn_sqr bn_mul_add bn_mont_mul bn_mont_sqr bn_mod_exp bn_mod_exp2 bn_mod_exp_crt
+  chacha20 chacha20poly1305 xchacha20poly1305 chacha20poly1305_stream)
 seconds=15
 selected=()
 while [ $# -gt 0 ]; do

@@ -28,7 +28,7 @@ describe_hardening_stage() {
   case "$1" in
     sanitize) echo "meson test built with -fsanitize=address,undefined -fno-sanitize-recover=all" ;;
     valgrind) echo "meson test under valgrind memcheck (CRYPTO_FORCE=avx2: valgrind has no AVX-512)" ;;
-    constant-time) echo "Poly1305 and Montgomery / mod_exp with secrets marked undefined for memcheck" ;;
+    constant-time) echo "Poly1305, ChaCha20 and its AEADs, and Montgomery / mod_exp with secrets marked undefined for memcheck" ;;
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load: MSan, memcheck and the timing test report them" ;;
@@ -85,15 +85,15 @@ stage_valgrind() {
 stage_constant-time() {
   local tests
   tests=$(meson introspect "$native_dir" --tests | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))')
-  for name in bn-ct poly1305-ct; do
+  for name in bn-ct poly1305-ct chacha20-ct; do
     [[ " $tests " == *" $name "* ]] || {
       echo "$name is not built: valgrind and valgrind/memcheck.h are needed" >&2
       return 1
     }
   done
   local status=0
-  run_meson_test "$native_dir" -v bn-ct poly1305-ct >"$native_dir/ct.log" 2>&1 || status=$?
-  grep -E '^ *[0-9]+/|^# poly1305|skipped|FAIL|Uninitialised|Conditional|depends on' "$native_dir/ct.log" | grep -v RUNNING |
+  run_meson_test "$native_dir" -v bn-ct poly1305-ct chacha20-ct >"$native_dir/ct.log" 2>&1 || status=$?
+  grep -E '^ *[0-9]+/|^# poly1305|^# chacha20|skipped|FAIL|Uninitialised|Conditional|depends on' "$native_dir/ct.log" | grep -v RUNNING |
     sort -u | sed 's/^/    /'
   return "$status"
 }
@@ -315,7 +315,7 @@ stage_planted-faults() {
 
 # The suites rerun under each environment: quick ones, at a quarter of the
 # random trials (the point is the environment, not the trials).
-sweep_suites=(md5 poly1305 api misuse dispatch bn bn-portable threads)
+sweep_suites=(md5 poly1305 chacha20poly1305 api misuse dispatch bn bn-portable threads)
 
 # level rank of an implementation name ("x86_64-adx" -> rank of x86_64).
 level_rank() {
@@ -418,7 +418,8 @@ stage_env-sweep() {
   local switches=(
     "UseMD5Intrinsics:md5 md5_many" "UsePoly1305Intrinsics:poly1305" "UseMultiplyToLenIntrinsic:bn_mul"
     "UseSquareToLenIntrinsic:bn_sqr" "UseMulAddIntrinsic:bn_mul_add"
-    "UseMontgomeryMultiplyIntrinsic:bn_mont_mul bn_mod_exp2" "UseMontgomerySquareIntrinsic:bn_mont_sqr")
+    "UseMontgomeryMultiplyIntrinsic:bn_mont_mul bn_mod_exp2" "UseMontgomerySquareIntrinsic:bn_mont_sqr"
+    "UseChaCha20Intrinsics:chacha20")
   local entry all=""
   for entry in "${switches[@]}"; do
     sweep_generic_kernels=${entry#*:}

@@ -157,6 +157,21 @@ typedef struct crisp_bn_mod_exp2_impl {
                   const crisp_limb *e1, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
                   crisp_limb minv0, crisp_limb minv1);
 } crisp_bn_mod_exp2_impl;
+/* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
+ * (constants, key, block counter in word 12, nonce), len bytes, any length;
+ * a partial last block uses the start of its keystream block. The
+ * front-end has checked that the counter does not pass 2^32 - 1 within len
+ * (word 12 is incremented without carry); out == in allowed, no other
+ * overlap. Implementations take whole groups of their width and hand the
+ * rest to a narrower path, so every length runs the best code for it.
+ * group_blocks is that width (1 for one block at a time): the AEAD gives
+ * its Poly1305 key block its own call when the message fills whole groups,
+ * and otherwise computes it in the message's last partial group. */
+typedef struct crisp_chacha20_impl {
+  crisp_impl_info info;
+  void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
+  size_t group_blocks;
+} crisp_chacha20_impl;
 
 #include "kernel_list.h"
 

@@ -19,4 +19,5 @@
   CRISP_KERNEL(bn_mul_add, BN_MUL_ADD, crisp_bn_mul_add_impl, "UseMulAddIntrinsic")                 \
   CRISP_KERNEL(bn_mont_mul, BN_MONT_MUL, crisp_bn_mont_mul_impl, "UseMontgomeryMultiplyIntrinsic")  \
   CRISP_KERNEL(bn_mont_sqr, BN_MONT_SQR, crisp_bn_mont_sqr_impl, "UseMontgomerySquareIntrinsic")  \
-  CRISP_KERNEL(bn_mod_exp2, BN_MOD_EXP2, crisp_bn_mod_exp2_impl, "UseMontgomeryMultiplyIntrinsic")
+  CRISP_KERNEL(bn_mod_exp2, BN_MOD_EXP2, crisp_bn_mod_exp2_impl, "UseMontgomeryMultiplyIntrinsic")  \
+  CRISP_KERNEL(chacha20, CHACHA20, crisp_chacha20_impl, "UseChaCha20Intrinsics")

@@ -95,13 +95,25 @@ static void random_below_modulus(crisp_limb *x) {
   x[work.n - 1] %= work.m[work.n - 1];
 }
 
-static void prepare_poly1305(int cls) {
+/* The secret key: fixed (class 0) or fresh random (class 1). */
+static void prepare_key(int cls) {
   crisp_limb random_key[4];
   random_limbs(random_key, 4);
   select_class(work.key, random_key, work.fixed_key, 32, cls);
 }
 static void run_poly1305(void) {
   crisp_poly1305(work.tag, work.message, work.len, work.key);
+}
+
+/* ChaCha20-Poly1305 seal: the key is the secret (it also makes the
+ * Poly1305 key); the message is the same public buffer for both classes. */
+static uint8_t chacha20_out[MESSAGE_MAX];
+static const uint8_t chacha20_nonce[12] = {1, 2, 3};
+static void run_chacha20(void) {
+  crisp_chacha20(chacha20_out, work.message, work.len, work.key, chacha20_nonce, 1);
+}
+static void run_chacha20_poly1305(void) {
+  crisp_chacha20_poly1305_seal(chacha20_out, work.tag, work.message, work.len, NULL, 0, chacha20_nonce, work.key);
 }
 
 static void prepare_operands(int cls) {
@@ -359,11 +371,30 @@ int main(void) {
       for (size_t i = 0; i < count; i++) {
         ct_pin(CRISP_KERNEL_POLY1305, names[i]);
         work.len = lengths[l];
-        const target t = {"poly1305",   names[i], "key fixed/random", lengths[l], prepare_poly1305,
+        const target t = {"poly1305",   names[i], "key fixed/random", lengths[l], prepare_key,
                           run_poly1305, 20000};
         report(&t, scale);
       }
     ct_pin(CRISP_KERNEL_POLY1305, NULL);
+  }
+
+  if (kernel_selected("chacha20")) {
+    test_fill_random(work.fixed_key, 32);
+    test_fill_random(work.message, sizeof work.message);
+    static const size_t lengths[] = {64, 1024};
+    count = ct_supported(CRISP_KERNEL_CHACHA20, names, MAX_IMPLS);
+    for (size_t l = 0; l < 2; l++)
+      for (size_t i = 0; i < count; i++) {
+        ct_pin(CRISP_KERNEL_CHACHA20, names[i]);
+        work.len = lengths[l];
+        const target stream = {"chacha20", names[i], "key fixed/random", lengths[l], prepare_key, run_chacha20,
+                               20000};
+        report(&stream, scale);
+        const target aead = {"chacha20", names[i], "seal key fixed/random", lengths[l], prepare_key,
+                             run_chacha20_poly1305, 20000};
+        report(&aead, scale);
+      }
+    ct_pin(CRISP_KERNEL_CHACHA20, NULL);
   }
 
   /* products, squares and multiply-add rows (a, b and the multiplier b[0] secret) */

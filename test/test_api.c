@@ -182,6 +182,12 @@ static void test_poly1305_ctx_layout(void **state) {
   assert_int_equal(_Alignof(crisp_poly1305_ctx), _Alignof(uint64_t));
 }
 
+static void test_chacha20_poly1305_ctx_layout(void **state) {
+  (void)state;
+  assert_int_equal(sizeof(crisp_chacha20_poly1305_ctx), CRISP_CHACHA20_POLY1305_CTX_SIZE);
+  assert_int_equal(_Alignof(crisp_chacha20_poly1305_ctx), _Alignof(uint64_t));
+}
+
 static void test_dispatch_bad_arguments(void **state) {
   (void)state;
   const crisp_kernel bad[] = {CRISP_KERNEL_COUNT, (crisp_kernel)-1, (crisp_kernel)1000};
@@ -229,6 +235,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_md5_many_null_and_zero, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_null_and_zero, test_teardown_unpin),
       cmocka_unit_test(test_poly1305_ctx_layout),
+      cmocka_unit_test(test_chacha20_poly1305_ctx_layout),
       cmocka_unit_test_teardown(test_dispatch_bad_arguments, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

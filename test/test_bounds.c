@@ -201,6 +201,41 @@ static crisp_limb *place(const guarded *g, const crisp_limb *value, size_t n) {
   return p;
 }
 
+/* ChaCha20 and the AEAD: input and output against the guards after and
+ * before them (the AVX-512 tail loads and stores under byte masks), in
+ * place and apart, every implementation against generic. */
+static void test_chacha20_guarded(void **state) {
+  (void)state;
+  guarded in = guarded_new(MAX_TEXT), out = guarded_new(MAX_TEXT), tags = guarded_new(16);
+  uint8_t *source = test_alloc(MAX_TEXT), *want = test_alloc(MAX_TEXT);
+  uint8_t key[32], nonce[12] = {7}, want_tag[16];
+  test_fill_random(source, MAX_TEXT);
+  test_fill_random(key, sizeof key);
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
+    for (size_t i = 0; i < TEXT_LENGTHS; i++) {
+      const size_t len = text_length(i);
+      uint8_t *tag = at_end(&tags, 16);
+      test_pin(CRISP_KERNEL_CHACHA20, "generic");
+      assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, source, len, NULL, 0, nonce, key), CRISP_OK);
+      test_pin(CRISP_KERNEL_CHACHA20, name);
+      for (int where = 0; where < 2; where++) {
+        uint8_t *src = where ? at_start(&in) : at_end(&in, len), *dst = where ? at_start(&out) : at_end(&out, len);
+        memcpy(src, source, len);
+        assert_int_equal(crisp_chacha20_poly1305_seal(dst, tag, src, len, NULL, 0, nonce, key), CRISP_OK);
+        assert_bytes_equal(dst, want, len, "seal %s: len %zu, guard %s\n", name, len, where ? "before" : "after");
+        assert_bytes_equal(tag, want_tag, 16, "tag %s: len %zu\n", name, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(dst, dst, len, tag, NULL, 0, nonce, key), CRISP_OK);
+        assert_bytes_equal(dst, source, len, "open %s in place: len %zu\n", name, len);
+        assert_int_equal(crisp_chacha20(src, src, len, key, nonce, 1), CRISP_OK);
+        assert_bytes_equal(src, want, len, "chacha20 %s in place: len %zu\n", name, len);
+      }
+    }
+  }
+  free(source), free(want);
+  guarded_free(&in), guarded_free(&out), guarded_free(&tags);
+}
+
 static void test_bn_products_guarded(void **state) {
   (void)state;
   guarded gx = guarded_new(MAX_LIMBS * LIMB), gy = guarded_new(MAX_LIMBS * LIMB),
@@ -395,6 +430,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_md5_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_md5_many_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_guarded, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_chacha20_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_products_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_montgomery_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_adjacent, test_teardown_unpin),

@@ -34,6 +34,7 @@ static const struct {
     {"UseMulAddIntrinsic", 1u << CRISP_KERNEL_BN_MUL_ADD},
     {"UseMontgomeryMultiplyIntrinsic", 1u << CRISP_KERNEL_BN_MONT_MUL | 1u << CRISP_KERNEL_BN_MOD_EXP2},
     {"UseMontgomerySquareIntrinsic", 1u << CRISP_KERNEL_BN_MONT_SQR},
+    {"UseChaCha20Intrinsics", 1u << CRISP_KERNEL_CHACHA20},
 };
 enum { SWITCH_COUNT = sizeof switches / sizeof switches[0] };
 _Static_assert(CRISP_KERNEL_COUNT <= 32, "kernel sets are 32-bit masks here");

@@ -79,6 +79,62 @@ static void test_poly1305_output_extent(void **state) {
   }
 }
 
+/* ChaCha20 and the AEADs write exactly len bytes (and the tag's 16) at
+ * every length around the block and group boundaries; a failed open writes
+ * zeros over exactly len bytes. */
+static void test_chacha20_output_extent(void **state) {
+  (void)state;
+  uint8_t key[32], nonce[24], message[1100], ad[20], tag[16];
+  test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
+  test_fill_random(message, sizeof message), test_fill_random(ad, sizeof ad);
+  static const size_t lengths[] = {0, 1, 15, 16, 63, 64, 65, 127, 128, 129, 255, 256, 511, 512, 513,
+                                   959, 960, 961, 1023, 1024, 1025, 1088};
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+      const size_t len = lengths[i];
+      guarded g, t;
+      assert_int_equal(crisp_chacha20(guarded_start(&g), message, len, key, nonce, 5), CRISP_OK);
+      check_guards(&g, len, "crisp_chacha20", name);
+      uint8_t *ct = guarded_start(&g);
+      assert_int_equal(crisp_chacha20_poly1305_seal(ct, guarded_start(&t), message, len, ad, sizeof ad, nonce, key),
+                       CRISP_OK);
+      check_guards(&g, len, "crisp_chacha20_poly1305_seal", name);
+      check_guards(&t, 16, "crisp_chacha20_poly1305_seal tag", name);
+      memcpy(tag, t.bytes + 16, 16);
+      guarded p;
+      assert_int_equal(crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key),
+                       CRISP_OK);
+      check_guards(&p, len, "crisp_chacha20_poly1305_open", name);
+      tag[3] ^= 0x10;
+      assert_int_equal(crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key),
+                       CRISP_E_MISMATCH);
+      check_guards(&p, len, "crisp_chacha20_poly1305_open, forged", name);
+      for (size_t j = 0; j < len; j++) assert_int_equal(p.bytes[16 + j], 0);
+      assert_int_equal(crisp_xchacha20_poly1305_seal(guarded_start(&g), guarded_start(&t), message, len, ad, 3,
+                                                     nonce, key),
+                       CRISP_OK);
+      check_guards(&g, len, "crisp_xchacha20_poly1305_seal", name);
+      check_guards(&t, 16, "crisp_xchacha20_poly1305_seal tag", name);
+      /* Streaming in two pieces, and the context itself. */
+      struct {
+        crisp_chacha20_poly1305_ctx ctx;
+        uint8_t after[64];
+      } s;
+      memset(s.after, GUARD, sizeof s.after);
+      assert_int_equal(crisp_chacha20_poly1305_stream_init(&s.ctx, CRISP_AEAD_SEAL, nonce, key, ad, 7), CRISP_OK);
+      ct = guarded_start(&g);
+      assert_int_equal(crisp_chacha20_poly1305_stream_update(&s.ctx, ct, message, len / 3), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_update(&s.ctx, ct + len / 3, message + len / 3, len - len / 3),
+                       CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&s.ctx, guarded_start(&t)), CRISP_OK);
+      check_guards(&g, len, "crisp_chacha20_poly1305_stream_update", name);
+      check_guards(&t, 16, "crisp_chacha20_poly1305_stream_seal_final", name);
+      for (size_t j = 0; j < sizeof s.after; j++) assert_int_equal(s.after[j], GUARD);
+    }
+  }
+}
+
 /* ---- bignum: exact extents, every implementation ----------------------- */
 
 enum { BN_MAX = 80 };
@@ -251,6 +307,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_md5_output_extent, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_output_extent, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_chacha20_output_extent, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_output_extent, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_oversized, test_teardown_unpin),
       cmocka_unit_test_teardown(test_garbage_names, test_teardown_unpin),

@@ -1,5 +1,5 @@
 /* test/test_placement.c - every public type at every placement a caller can
- * give it: Poly1305 and MD5 contexts and limb arrays at each offset from a
+ * give it: Poly1305, ChaCha20-Poly1305 and MD5 contexts and limb arrays at each offset from a
  * 64-byte boundary of a malloc'd buffer, a context moved to another
  * alignment mid-stream, and byte buffers (message, key, tag, digest) at
  * every byte offset; each implementation this CPU supports against generic.
@@ -37,6 +37,7 @@ static void test_alignment_needed(void **state) {
   /* What a malloc'd or new'd struct member is always given. */
   assert_true(alignof(crisp_poly1305_ctx) <= ALIGNMENT);
   assert_true(alignof(crisp_md5_ctx) <= ALIGNMENT);
+  assert_true(alignof(crisp_chacha20_poly1305_ctx) <= ALIGNMENT);
   assert_true(alignof(crisp_limb) <= ALIGNMENT);
 }
 
@@ -98,6 +99,40 @@ static void test_poly1305_context_moved(void **state) {
     }
   }
   free(data);
+  free(source.allocation), free(target.allocation);
+}
+
+/* The streaming AEAD's context at every 8-byte offset, copied to another
+ * alignment mid-stream (both Poly1305's cached powers and the partial
+ * keystream block move with it); the AEAD's buffers at odd byte offsets. */
+static void test_chacha20_poly1305_placement(void **state) {
+  (void)state;
+  heap_block source = heap_block_new(sizeof(crisp_chacha20_poly1305_ctx)),
+             target = heap_block_new(sizeof(crisp_chacha20_poly1305_ctx));
+  uint8_t *data = test_alloc(MESSAGE), *ct = test_alloc(MESSAGE + SPAN), *want = test_alloc(MESSAGE);
+  uint8_t key[32], nonce[12] = {3}, tag[16], expected[16];
+  test_fill_random(data, MESSAGE);
+  test_fill_random(key, 32);
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
+    assert_int_equal(crisp_chacha20_poly1305_seal(want, expected, data, MESSAGE, NULL, 0, nonce, key), CRISP_OK);
+    for (size_t from = 0; from < SPAN; from += ALIGNMENT) {
+      const size_t to = (from + 24) % SPAN;
+      crisp_chacha20_poly1305_ctx *a = (crisp_chacha20_poly1305_ctx *)(source.base + from);
+      crisp_chacha20_poly1305_ctx *b = (crisp_chacha20_poly1305_ctx *)(target.base + to);
+      uint8_t *out = ct + from + 1;
+      assert_int_equal(crisp_chacha20_poly1305_stream_init(a, CRISP_AEAD_SEAL, nonce, key, NULL, 0), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_update(a, out, data, 1001), CRISP_OK);
+      memcpy(b, a, sizeof *b);
+      memset(a, 0x5a, sizeof *a);
+      assert_int_equal(crisp_chacha20_poly1305_stream_update(b, out + 1001, data + 1001, MESSAGE - 1001), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(b, tag), CRISP_OK);
+      assert_bytes_equal(out, want, MESSAGE, "chacha20poly1305 %s: context moved from %zu to %zu\n", name, from, to);
+      assert_bytes_equal(tag, expected, 16, "chacha20poly1305 %s: tag, context moved from %zu to %zu\n", name, from,
+                         to);
+    }
+  }
+  free(data), free(ct), free(want);
   free(source.allocation), free(target.allocation);
 }
 
@@ -319,6 +354,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_poly1305_context_offsets, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_context_moved, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_byte_offsets, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_chacha20_poly1305_placement, test_teardown_unpin),
       cmocka_unit_test_teardown(test_md5_offsets, test_teardown_unpin),
       cmocka_unit_test_teardown(test_md5_many_offsets, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_product_offsets, test_teardown_unpin),

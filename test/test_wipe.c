@@ -4,7 +4,8 @@
  * same public inputs (modulus, sizes, lengths) and different secrets must
  * leave identical copies: a word that differs was written from a secret and
  * not wiped. Runs every implementation of the Montgomery kernels,
- * crisp_bn_mod_exp and Poly1305 at the sizes that take each code path.
+ * crisp_bn_mod_exp, Poly1305 and ChaCha20 (under the AEADs) at the sizes
+ * that take each code path.
  * C cannot reach every spill slot and saved register, so a call may leave
  * up to SPILL_WORDS such words (the generic code leaves 4 to 7); a scratch
  * buffer left unwiped (a product of 8 limbs is 16 words) fails. */
@@ -192,6 +193,47 @@ static void test_poly1305_wipes(void **state) {
   }
 }
 
+static __attribute__((noinline)) void aead_once(uint8_t *ct, const uint8_t *data, size_t len, const uint8_t key[32]) {
+  static const uint8_t nonce[24] = {1};
+  uint8_t tag[16];
+  stack_below(0);
+  crisp_chacha20_poly1305_seal(ct, tag, data, len, NULL, 0, nonce, key);
+  crisp_xchacha20_poly1305_open(ct, ct, len, tag, NULL, 0, nonce, key); /* a forgery: the tag is the other AEAD's */
+  stack_below(1);
+}
+
+/* ChaCha20-Poly1305 seal, then a failed XChaCha20 open (the keystream, the
+ * subkey and the buffered plaintext all pass through the library's stack):
+ * same message and length, two keys. */
+static void test_chacha20_poly1305_wipes(void **state) {
+  (void)state;
+  uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
+  assert_non_null(first), assert_non_null(second);
+  static uint8_t data[4200], ct[4200];
+  uint8_t key[32];
+  test_fill_random(data, sizeof data);
+  size_t failures = 0; /* calls that left more than SPILL_WORDS */
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
+    for (size_t len = 15; len <= sizeof data; len = 2 * len + 1) {
+      test_fill_random(key, sizeof key);
+      aead_once(ct, data, len, key);
+      test_fill_random(key, sizeof key);
+      aead_once(ct, data, len, key);
+      memcpy(first, snapshot, sizeof snapshot);
+      test_fill_random(key, sizeof key);
+      aead_once(ct, data, len, key);
+      memcpy(second, snapshot, sizeof snapshot);
+      failures += secret_words(first, second, "chacha20poly1305", name, len) > SPILL_WORDS;
+    }
+  }
+  free(first), free(second);
+  if (failures) {
+    print_error("chacha20poly1305: %zu calls left secret-derived values in the stack\n", failures);
+    fail();
+  }
+}
+
 int main(void) {
   test_seed(0x77697065ull);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -210,6 +252,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_mont_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_wipes, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_chacha20_poly1305_wipes, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

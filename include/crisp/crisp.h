@@ -1,4 +1,4 @@
-/* crisp/crisp.h - the whole crisp API: MD5, Poly1305, big integers and dispatch control. */
+/* crisp/crisp.h - the whole crisp API: MD5, Poly1305, ChaCha20-Poly1305, big integers and dispatch control. */
 #ifndef CRISP_CRISP_H
 #define CRISP_CRISP_H
 
@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "md5.h"
 #include "poly1305.h"
+#include "chacha20poly1305.h"
 #include "bn.h"
 
 #endif

@@ -49,6 +49,11 @@ CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_x86_64_impl)
 CRISP_IMPL(bn_mod_exp2, crisp_bn_mod_exp2_avx512ifma_impl)
 #endif
 #endif
+#if !defined(CRISP_NO_AVX512)
+CRISP_IMPL(chacha20, crisp_chacha20_avx512_impl)
+#endif
+CRISP_IMPL(chacha20, crisp_chacha20_avx2_impl)
+CRISP_IMPL(chacha20, crisp_chacha20_x86_64_impl)
 #endif
 
 #if defined(CRISP_ARCH_ARM64)
@@ -61,6 +66,7 @@ CRISP_IMPL(bn_sqr, crisp_bn_sqr_arm64_impl)
 CRISP_IMPL(bn_mul_add, crisp_bn_mul_add_arm64_impl)
 CRISP_IMPL(bn_mont_mul, crisp_bn_mont_mul_arm64_impl)
 CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_arm64_impl)
+CRISP_IMPL(chacha20, crisp_chacha20_neon_impl)
 #endif
 
 CRISP_IMPL(md5, crisp_md5_generic_impl)
@@ -72,3 +78,4 @@ CRISP_IMPL(bn_mul_add, crisp_bn_mul_add_generic_impl)
 CRISP_IMPL(bn_mont_mul, crisp_bn_mont_mul_generic_impl)
 CRISP_IMPL(bn_mont_sqr, crisp_bn_mont_sqr_generic_impl)
 CRISP_IMPL(bn_mod_exp2, crisp_bn_mod_exp2_generic_impl)
+CRISP_IMPL(chacha20, crisp_chacha20_generic_impl)

@@ -123,7 +123,9 @@ static inline limbs44 multiply(limbs44 h, const multiplier44 *m) {
 }
 
 /* 20 x: the table's s limbs (2^130 = 5 mod p, and 2^132 = 20). */
-static inline __m512i times20(__m512i x) { return _mm512_add_epi64(_mm512_slli_epi64(x, 4), _mm512_slli_epi64(x, 2)); }
+static inline __m512i times20(__m512i x) {
+  return _mm512_add_epi64(_mm512_slli_epi64(x, 4), _mm512_slli_epi64(x, 2));
+}
 
 static inline void store_powers(ifma_state *st, int first, limbs44 p) {
   _mm512_storeu_si512(&st->power[0][first], p.l0);
@@ -204,7 +206,8 @@ static inline limbs44 take_accumulator(crisp_poly1305_x86_64_state *scalar) {
 
 /* Absorbs nblocks (at least LANES) blocks with the vector path; returns how
  * many blocks it left for the scalar code (fewer than LANES). */
-static size_t blocks_vector(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+static __attribute__((noinline)) size_t blocks_vector(void *state, const uint8_t *data, size_t nblocks,
+                                                      unsigned hibit) {
   ifma_state *st = state;
   if (!st->scalar.powers_ready) compute_powers(st);
   const __m512i top = _mm512_set1_epi64(hibit ? 1ll << 40 : 0);
@@ -239,10 +242,17 @@ static size_t blocks_vector(void *state, const uint8_t *data, size_t nblocks, un
   return nblocks;
 }
 
-void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, IFMA_COLD_BLOCKS, IFMA_WARM_BLOCKS, blocks_vector);
+/* The vector loop as the crossover calls it, with its frame wiped after. */
+static size_t blocks_vector_wiped(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+  const size_t left = blocks_vector(state, data, nblocks, hibit);
+  crisp_poly1305_wipe_vector_frame();
+  return left;
 }
 
+void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+  crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, IFMA_COLD_BLOCKS, IFMA_WARM_BLOCKS,
+                                  blocks_vector_wiped);
+}
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
     .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,

@@ -159,23 +159,13 @@ static size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nbloc
   return nblocks;
 }
 
-/* blocks_vector spills vectors of the accumulator and of the powers of r to
- * its frame (AVX2 has only 16 registers). Called right after it returns,
- * this overwrites that frame: its array lies where the frame was. Never
- * inlined (the array must be a frame of its own); once per blocks call. */
-#define VECTOR_FRAME_BYTES 1024
-static __attribute__((noinline)) void wipe_vector_frame(void) {
-  unsigned char frame[VECTOR_FRAME_BYTES];
-  crisp_wipe(frame, sizeof frame);
-}
-
 /* The implementation's blocks: the vector loop from cold_blocks up while the
  * powers of r are not computed yet, from warm_blocks up once they are; the
  * scalar code below that and for the tail. */
 /* The vector loop as the crossover calls it, with the frame wiped after. */
 static size_t blocks_vector_wiped(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   const size_t left = blocks_vector(state, data, nblocks, hibit);
-  wipe_vector_frame();
+  crisp_poly1305_wipe_vector_frame();
   return left;
 }
 

@@ -29,7 +29,8 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
 
 /* A vector kernel's loop: absorbs whole steps of blocks from data, returns
  * how many blocks it left for the scalar code. */
-typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
+typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, size_t nblocks,
+                                             unsigned hibit);
 
 /* The crossover every x86 vector kernel uses: a call of at least cold_blocks
  * (warm_blocks once the powers of r are cached: the cold call also computes
@@ -38,8 +39,8 @@ typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, s
  * counts as warm once it has absorbed cold_blocks: its next call of
  * warm_blocks computes the powers, whose cost the rest of a stream that
  * long amortises. The counts are lengths, not secrets. */
-static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *data, size_t nblocks, unsigned hibit,
-                                                   size_t cold_blocks, size_t warm_blocks,
+static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *data, size_t nblocks,
+                                                   unsigned hibit, size_t cold_blocks, size_t warm_blocks,
                                                    crisp_poly1305_vector_loop vector_loop) {
   crisp_poly1305_x86_64_state *scalar = state;
   const int warm = scalar->powers_ready || scalar->scalar_blocks >= cold_blocks;
@@ -57,5 +58,17 @@ static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *d
  * return (x below 2^131, not always below p): the vector kernels build their
  * powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
+
+/* The vector loops spill vectors of the accumulator and of the powers of r
+ * to their frames (AVX2 has only 16 registers; the IFMA loop spills when it
+ * also builds the powers). Called right after a loop returns, this
+ * overwrites that frame and what it called: its array lies where they were.
+ * Never inlined (the array must be a frame of its own); once per blocks
+ * call. */
+#define CRISP_POLY1305_VECTOR_FRAME_BYTES 2048
+static __attribute__((noinline, unused)) void crisp_poly1305_wipe_vector_frame(void) {
+  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES];
+  crisp_wipe(frame, sizeof frame);
+}
 
 #endif

@@ -1,0 +1,138 @@
+/* crisp/chacha20poly1305.h - the ChaCha20 stream cipher and the
+ * ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs (RFC 8439,
+ * draft-irtf-cfrg-xchacha). */
+#ifndef CRISP_CHACHA20POLY1305_H
+#define CRISP_CHACHA20POLY1305_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "poly1305.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CRISP_CHACHA20_KEY_SIZE 32
+#define CRISP_CHACHA20_NONCE_SIZE 12
+#define CRISP_XCHACHA20_NONCE_SIZE 24
+#define CRISP_CHACHA20_BLOCK_SIZE 64
+#define CRISP_CHACHA20_POLY1305_TAG_SIZE 16
+/* The longest message one (nonce, key) pair can carry: ChaCha20's 32-bit
+ * block counter starts at 1 for the AEADs, so 2^32 - 1 blocks. */
+#define CRISP_CHACHA20_POLY1305_MAX_LEN ((uint64_t)0xffffffffu * 64u)
+/* Part of the ABI: a header, then a Poly1305 context. */
+#define CRISP_CHACHA20_POLY1305_CTX_SIZE (256 + CRISP_POLY1305_CTX_SIZE)
+
+/* RFC 8439 ChaCha20: out = in XOR the keystream of (key, nonce) starting at
+ * block `counter`; encryption and decryption are the same call. out == in
+ * (in place) is allowed, any other overlap is not.
+ * Returns CRISP_OK; CRISP_E_INVALID for a NULL key or nonce, a NULL out or in
+ * with len > 0, or out and in overlapping other than exactly; CRISP_E_RANGE
+ * when the last block would need a counter past 2^32 - 1 (the counter never
+ * wraps). On an error out is untouched. */
+CRISP_API int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len,
+                             const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
+                             const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE], uint32_t counter);
+
+/* RFC 8439 2.8 AEAD. seal writes len bytes of ciphertext to ct and the tag to
+ * tag; open checks the tag (in constant time) over ad and ct before it
+ * writes any plaintext, then writes len bytes to pt.
+ * A (key, nonce) pair must never seal two different messages.
+ * ct == pt (in place) is allowed; any other overlap between the message
+ * buffers, or between the tag and a message buffer, is not. ad may overlap
+ * anything it does not share with an output.
+ * Returns CRISP_OK; CRISP_E_INVALID for a NULL key, nonce or tag, a NULL
+ * message buffer with len > 0, NULL ad with ad_len > 0, or a forbidden
+ * overlap (outputs untouched); CRISP_E_RANGE when len exceeds
+ * CRISP_CHACHA20_POLY1305_MAX_LEN (outputs untouched); open only:
+ * CRISP_E_MISMATCH when the tag is wrong, and then all len bytes of pt are
+ * zeroed (in place, that wipes the ciphertext too). */
+CRISP_API int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                           const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
+                                           const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                           const uint8_t key[CRISP_CHACHA20_KEY_SIZE]);
+CRISP_API int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                           const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                           const uint8_t *ad, size_t ad_len,
+                                           const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                           const uint8_t key[CRISP_CHACHA20_KEY_SIZE]);
+
+/* XChaCha20-Poly1305: the same AEAD under the subkey HChaCha20(key, nonce[0..16))
+ * with the nonce 0^4 || nonce[16..24), as libsodium's
+ * crypto_aead_xchacha20poly1305_ietf_*. 24-byte nonces are long enough to
+ * be drawn at random for every message. Arguments and errors as above. */
+CRISP_API int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                            const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
+                                            const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                            const uint8_t key[CRISP_CHACHA20_KEY_SIZE]);
+CRISP_API int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                            const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                            const uint8_t *ad, size_t ad_len,
+                                            const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                            const uint8_t key[CRISP_CHACHA20_KEY_SIZE]);
+
+/* HChaCha20 (draft-irtf-cfrg-xchacha 2.2): a 32-byte subkey from a key and a
+ * 16-byte input. CRISP_OK, or CRISP_E_INVALID for a NULL pointer. */
+CRISP_API int crisp_hchacha20(uint8_t subkey[32], const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
+                              const uint8_t input[16]);
+
+/* Streaming AEAD, for messages too large to hold at once.
+ *
+ * WARNING: a streaming open hands out plaintext from every update, before
+ * crisp_chacha20_poly1305_stream_open_final has checked the tag; a caller
+ * must not act on it until that returns CRISP_OK. The one-shot open is the
+ * safe default.
+ *
+ * Opaque, CRISP_CHACHA20_POLY1305_CTX_SIZE bytes; placement as for
+ * crisp_poly1305_ctx (8-byte alignment suffices; may be copied byte-wise
+ * between calls). The context keeps the implementations it was initialised
+ * with. */
+typedef struct crisp_chacha20_poly1305_ctx {
+  union {
+    unsigned char opaque[CRISP_CHACHA20_POLY1305_CTX_SIZE];
+    uint64_t alignment; /* never used: gives the type the alignment of its fields */
+  };
+} crisp_chacha20_poly1305_ctx;
+
+typedef enum crisp_aead_direction { CRISP_AEAD_SEAL = 1, CRISP_AEAD_OPEN = 2 } crisp_aead_direction;
+
+/* Starts a message: direction, nonce, key and all of the associated data.
+ * CRISP_OK; CRISP_E_INVALID for a NULL ctx, key or nonce, NULL ad with
+ * ad_len > 0, or an unknown direction (the context is then unusable). */
+CRISP_API int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                  crisp_aead_direction direction,
+                                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
+                                                  const uint8_t *ad, size_t ad_len);
+CRISP_API int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                   crisp_aead_direction direction,
+                                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
+                                                   const uint8_t *ad, size_t ad_len);
+/* Encrypts (seal) or decrypts (open) the next len bytes of the message; any
+ * split gives the same bytes and tag. out == in allowed, other overlaps not.
+ * CRISP_OK; CRISP_E_INVALID for a NULL or uninitialised ctx, NULL out or in
+ * with len > 0, or a forbidden overlap; CRISP_E_RANGE when the message would
+ * exceed CRISP_CHACHA20_POLY1305_MAX_LEN. Nothing is written on an error and
+ * the stream may go on. */
+CRISP_API int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out,
+                                                    const uint8_t *in, size_t len);
+/* Ends a sealed message: writes the tag and wipes the context. CRISP_OK;
+ * CRISP_E_INVALID for a NULL tag or a context that is not sealing (the
+ * context is wiped whenever ctx is not NULL). */
+CRISP_API int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
+                                                        uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
+/* Ends an opened message: CRISP_OK when tag is right (compared in constant
+ * time), CRISP_E_MISMATCH when not, CRISP_E_INVALID for a NULL tag or a
+ * context that is not opening. Wipes the context. The plaintext already
+ * handed out is the caller's to discard on a mismatch. */
+CRISP_API int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
+                                                        const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

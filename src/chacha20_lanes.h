@@ -1,0 +1,194 @@
+/* src/chacha20_lanes.h - ChaCha20 on LANES blocks at once, written once and
+ * compiled per instruction set (the SIMD files include it).
+ *
+ * Layout: one vector per state word, block j of the group in lane j, so a
+ * quarter-round is the same 12 element-wise operations for every block and
+ * no shuffles are needed inside the rounds; the group is transposed back to
+ * blocks once, in V_XOR_STORE, when the keystream meets the data.
+ * The rounds are a chain of dependent adds, xors and rotates, so a narrow
+ * group waits on the vector latency; wider groups fill the units.
+ *
+ * The including file defines: VECTOR, LANES, V_SET1(uint32_t), V_ADD, V_XOR,
+ * V_ROTL16/12/8/7, V_ZERO, V_LANE_INDEX (the vector 0, 1, .., LANES-1),
+ * V_XOR_STORE(out, in, x) for LANES * 64 bytes (x: the 16 word vectors),
+ * and CHACHA20_FRAME_BYTES, a bound on a group call's stack frame for the
+ * scrub after it (test_wipe checks it). Optionally CHACHA20_TWO_GROUPS with
+ * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
+ * for fewer bytes (masked loads and stores; without it a partial group goes
+ * through a stack buffer). */
+
+#define CHACHA20_QUARTER_ROUND(a, b, c, d)      \
+  do {                                          \
+    a = V_ADD(a, b), d = V_ROTL16(V_XOR(d, a)); \
+    c = V_ADD(c, d), b = V_ROTL12(V_XOR(b, c)); \
+    a = V_ADD(a, b), d = V_ROTL8(V_XOR(d, a));  \
+    c = V_ADD(c, d), b = V_ROTL7(V_XOR(b, c));  \
+  } while (0)
+
+/* len bytes (at most LANES * 64) of a group's keystream x XORed into in. */
+static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in,
+                                                                       VECTOR x[16], size_t len) {
+  if (len == LANES * 64) {
+    V_XOR_STORE(out, in, x);
+    return;
+  }
+#ifdef V_XOR_STORE_PARTIAL
+  V_XOR_STORE_PARTIAL(out, in, x, len);
+#else
+  uint8_t buffer[LANES * 64];
+  memcpy(buffer, in, len);
+  memset(buffer + len, 0, sizeof buffer - len);
+  V_XOR_STORE(buffer, buffer, x);
+  memcpy(out, buffer, len);
+  crisp_wipe(buffer, sizeof buffer);
+#endif
+}
+
+/* len bytes (at most LANES blocks) of keystream XORed into in, from the
+ * counter in state[12] (the caller advances it). */
+static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len,
+                                                           const uint32_t state[16]) {
+  const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
+  VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
+  VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
+  VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
+  VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
+  for (int i = 0; i < 10; i++) {
+    CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);
+    CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);
+    CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);
+    CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);
+    CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);
+    CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);
+    CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);
+    CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);
+  }
+  VECTOR x[16] = {
+      V_ADD(x0, V_SET1(state[0])),   V_ADD(x1, V_SET1(state[1])),   V_ADD(x2, V_SET1(state[2])),
+      V_ADD(x3, V_SET1(state[3])),   V_ADD(x4, V_SET1(state[4])),   V_ADD(x5, V_SET1(state[5])),
+      V_ADD(x6, V_SET1(state[6])),   V_ADD(x7, V_SET1(state[7])),   V_ADD(x8, V_SET1(state[8])),
+      V_ADD(x9, V_SET1(state[9])),   V_ADD(x10, V_SET1(state[10])), V_ADD(x11, V_SET1(state[11])),
+      V_ADD(x12, counter),           V_ADD(x13, V_SET1(state[13])), V_ADD(x14, V_SET1(state[14])),
+      V_ADD(x15, V_SET1(state[15])),
+  };
+  chacha20_lanes_store(out, in, x, len);
+}
+
+#ifdef CHACHA20_TWO_GROUPS
+/* Two independent groups, 2 * LANES blocks, their rounds interleaved step
+ * by step: while one group's add waits on the latency of the other's, the
+ * units have work. Needs 32 vector registers for the two states (AVX-512);
+ * the input words come back from memory for the final addition. */
+#define CHACHA20_QUARTER_ROUND2(a, b, c, d, e, f, g, h)                 \
+  do {                                                                  \
+    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e); \
+    d = V_ROTL16(d), h = V_ROTL16(h), c = V_ADD(c, d), g = V_ADD(g, h); \
+    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL12(b), f = V_ROTL12(f); \
+    a = V_ADD(a, b), e = V_ADD(e, f), d = V_XOR(d, a), h = V_XOR(h, e); \
+    d = V_ROTL8(d), h = V_ROTL8(h), c = V_ADD(c, d), g = V_ADD(g, h);   \
+    b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL7(b), f = V_ROTL7(f);   \
+  } while (0)
+
+/* len bytes, more than one group and at most two. */
+static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len,
+                                                                const uint32_t state[16]) {
+  const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
+  const VECTOR counter2 = V_ADD(counter, V_SET1(LANES));
+  VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
+  VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
+  VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
+  VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
+  VECTOR y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = x4, y5 = x5, y6 = x6, y7 = x7;
+  VECTOR y8 = x8, y9 = x9, y10 = x10, y11 = x11, y12 = counter2, y13 = x13, y14 = x14, y15 = x15;
+  for (int i = 0; i < 10; i++) {
+    CHACHA20_QUARTER_ROUND2(x0, x4, x8, x12, y0, y4, y8, y12);
+    CHACHA20_QUARTER_ROUND2(x1, x5, x9, x13, y1, y5, y9, y13);
+    CHACHA20_QUARTER_ROUND2(x2, x6, x10, x14, y2, y6, y10, y14);
+    CHACHA20_QUARTER_ROUND2(x3, x7, x11, x15, y3, y7, y11, y15);
+    CHACHA20_QUARTER_ROUND2(x0, x5, x10, x15, y0, y5, y10, y15);
+    CHACHA20_QUARTER_ROUND2(x1, x6, x11, x12, y1, y6, y11, y12);
+    CHACHA20_QUARTER_ROUND2(x2, x7, x8, x13, y2, y7, y8, y13);
+    CHACHA20_QUARTER_ROUND2(x3, x4, x9, x14, y3, y4, y9, y14);
+  }
+  VECTOR x[16] = {
+      V_ADD(x0, V_SET1(state[0])),   V_ADD(x1, V_SET1(state[1])),   V_ADD(x2, V_SET1(state[2])),
+      V_ADD(x3, V_SET1(state[3])),   V_ADD(x4, V_SET1(state[4])),   V_ADD(x5, V_SET1(state[5])),
+      V_ADD(x6, V_SET1(state[6])),   V_ADD(x7, V_SET1(state[7])),   V_ADD(x8, V_SET1(state[8])),
+      V_ADD(x9, V_SET1(state[9])),   V_ADD(x10, V_SET1(state[10])), V_ADD(x11, V_SET1(state[11])),
+      V_ADD(x12, counter),           V_ADD(x13, V_SET1(state[13])), V_ADD(x14, V_SET1(state[14])),
+      V_ADD(x15, V_SET1(state[15])),
+  };
+  V_XOR_STORE(out, in, x);
+  VECTOR y[16] = {
+      V_ADD(y0, V_SET1(state[0])),   V_ADD(y1, V_SET1(state[1])),   V_ADD(y2, V_SET1(state[2])),
+      V_ADD(y3, V_SET1(state[3])),   V_ADD(y4, V_SET1(state[4])),   V_ADD(y5, V_SET1(state[5])),
+      V_ADD(y6, V_SET1(state[6])),   V_ADD(y7, V_SET1(state[7])),   V_ADD(y8, V_SET1(state[8])),
+      V_ADD(y9, V_SET1(state[9])),   V_ADD(y10, V_SET1(state[10])), V_ADD(y11, V_SET1(state[11])),
+      V_ADD(y12, counter2),          V_ADD(y13, V_SET1(state[13])), V_ADD(y14, V_SET1(state[14])),
+      V_ADD(y15, V_SET1(state[15])),
+  };
+  chacha20_lanes_store(out + LANES * 64, in + LANES * 64, y, len - LANES * 64);
+}
+#endif
+
+/* Zero the stack right below the caller's frame, where the group calls
+ * just returned from kept their spills (key words, state, keystream),
+ * which C cannot name to wipe: vector stores, a handful of cycles. One
+ * function per frame size, so the common one stays below a page (a larger
+ * frame is probed page by page). */
+static __attribute__((noinline)) void chacha20_lanes_scrub(void) {
+  volatile VECTOR area[CHACHA20_FRAME_BYTES / sizeof(VECTOR)];
+  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
+}
+
+#ifdef CHACHA20_TWO_GROUPS
+static __attribute__((noinline)) void chacha20_lanes_scrub_two_groups(void) {
+  volatile VECTOR area[CHACHA20_TWO_GROUPS_FRAME_BYTES / sizeof(VECTOR)];
+  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
+}
+#endif
+
+/* Whole groups of LANES blocks (two at a time where the registers allow),
+ * then the remainder: at least TAIL_MIN_BLOCKS take one more (partial)
+ * group, anything shorter goes to `narrower` (the next narrower
+ * implementation). */
+static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
+                                      size_t tail_min_blocks,
+                                      void (*narrower)(uint8_t *, const uint8_t *, size_t,
+                                                       const uint32_t *)) {
+  uint32_t s[16];
+  memcpy(s, state, sizeof s);
+  int group = 0, two_groups = 0; /* whose frames to scrub */
+#ifdef CHACHA20_TWO_GROUPS
+  /* Two groups when the second has at least tail_min_blocks; a shorter
+   * remainder is cheaper as one group and the narrower path. */
+  while (len > LANES * 64 && (len - LANES * 64 + 63) / 64 >= tail_min_blocks) {
+    const size_t n = len < 2 * LANES * 64 ? len : 2 * LANES * 64;
+    chacha20_lanes_two_groups(out, in, n, s);
+    s[12] += 2 * LANES;
+    out += n, in += n, len -= n;
+    two_groups = 1;
+  }
+#endif
+  while (len >= LANES * 64) {
+    chacha20_lanes_group(out, in, LANES * 64, s);
+    s[12] += LANES;
+    out += LANES * 64, in += LANES * 64, len -= LANES * 64;
+    group = 1;
+  }
+  if (len && (len + 63) / 64 >= tail_min_blocks) {
+    chacha20_lanes_group(out, in, len, s);
+    group = 1;
+  } else if (len) {
+    narrower(out, in, len, s); /* scrubs after itself */
+  }
+  crisp_wipe(s, sizeof s);
+  /* The groups are calls of their own so that their frames, spills
+   * included, lie where this scrub reaches. */
+#ifdef CHACHA20_TWO_GROUPS
+  if (two_groups) chacha20_lanes_scrub_two_groups();
+#else
+  (void)two_groups;
+#endif
+  if (group) chacha20_lanes_scrub();
+}

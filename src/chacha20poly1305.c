@@ -1,0 +1,385 @@
+/* src/chacha20poly1305.c - the ChaCha20-Poly1305 and XChaCha20-Poly1305
+ * AEADs (RFC 8439 2.8), one-shot and streaming, over the dispatched
+ * ChaCha20 and Poly1305 kernels.
+ *
+ * Poly1305 authenticates AD || pad16 || CT || pad16 || le64(|AD|) ||
+ * le64(|CT|), so every block it sees is a whole 16-byte block. The message
+ * goes through in chunks of CHUNK bytes: ChaCha20 writes a chunk and
+ * Poly1305 reads it (or, opening, reads the ciphertext chunk and ChaCha20
+ * then overwrites it) while it is still in L1, one pass over memory for
+ * messages larger than the caches. Smaller chunks lose more to the vector
+ * Poly1305's per-call setup than they gain in locality (README: the AEAD's
+ * chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache. */
+#include "crisp/chacha20poly1305.h"
+
+#include <assert.h>
+
+#include "chacha20_internal.h"
+#include "dispatch/select.h"
+#include "util.h"
+
+#define CHUNK 16384
+#define MAC_BLOCK 16
+static_assert(CHUNK % 64 == 0, "a chunk is whole ChaCha20 blocks, so the counter advances by CHUNK / 64");
+
+/* ---- one-shot ------------------------------------------------------------ */
+
+typedef struct oneshot_mac {
+  const crisp_poly1305_impl *impl;
+  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+} oneshot_mac;
+
+/* Whole blocks of data, then the last partial block padded with zeros. */
+static void mac_padded(oneshot_mac *mac, const uint8_t *data, size_t len) {
+  if (len >= MAC_BLOCK) mac->impl->blocks(mac->state, data, len / MAC_BLOCK, 1);
+  const size_t tail = len % MAC_BLOCK;
+  if (tail) {
+    uint8_t last[MAC_BLOCK] = {0};
+    memcpy(last, data + len - tail, tail);
+    mac->impl->blocks(mac->state, last, 1, 1);
+    crisp_wipe(last, sizeof last);
+  }
+}
+
+static void mac_lengths(oneshot_mac *mac, uint64_t ad_len, uint64_t ct_len, uint8_t tag[16]) {
+  uint8_t lengths[MAC_BLOCK];
+  crisp_store64_le(lengths, ad_len);
+  crisp_store64_le(lengths + 8, ct_len);
+  mac->impl->blocks(mac->state, lengths, 1, 1);
+  mac->impl->finish(mac->state, tag); /* wipes the state */
+}
+
+/* Poly1305 key from block 0 (one block: the kernels give a single block to
+ * their scalar path), then the AD. state[12] is 0 on entry, 1 on return. */
+static void mac_start(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16],
+                      const uint8_t *ad, size_t ad_len) {
+  uint8_t block0[64] = {0};
+  chacha->xor_stream(block0, block0, sizeof block0, state);
+  mac->impl = crisp_active_poly1305();
+  mac->impl->init(mac->state, block0);
+  crisp_wipe(block0, sizeof block0);
+  state[12] = 1;
+  mac_padded(mac, ad, ad_len);
+}
+
+static int same_or_apart(const uint8_t *a, const uint8_t *b, size_t len) {
+  return a == b || !crisp_overlaps(a, len, b, len);
+}
+
+static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const uint8_t *tag,
+                      const uint8_t *ad, size_t ad_len, const uint8_t *nonce, const uint8_t *key) {
+  if (!tag || !nonce || !key || (len && (!out || !in)) || (ad_len && !ad)) return CRISP_E_INVALID;
+  if ((uint64_t)len > CRISP_CHACHA20_POLY1305_MAX_LEN) return CRISP_E_RANGE;
+  if (len && !same_or_apart(out, in, len)) return CRISP_E_INVALID;
+  if (crisp_overlaps(tag, MAC_BLOCK, out, len) || crisp_overlaps(tag, MAC_BLOCK, in, len))
+    return CRISP_E_INVALID;
+  return CRISP_OK;
+}
+
+/* Short messages: the Poly1305 key block and the message blocks come from
+ * one kernel call (counter 0 on 64 zero bytes, then the message), so a
+ * packet pays for one pass of the widest path instead of a scalar key
+ * block and then a group. Up to SHORT_MAX bytes: 32 blocks with the key,
+ * the most the widest kernel runs in one interleaved pass. A message that
+ * fills whole groups is better off with the key block alone: one more
+ * block would cost a scalar block after the group anyway, and its own call
+ * spares the copies through the buffer (seal only: open keeps the buffer). */
+#define SHORT_MAX (31 * 64)
+
+static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
+  const size_t blocks = (len + 63) / 64;
+  return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
+}
+
+static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
+                             const uint8_t *ct, size_t len, uint8_t tag[16]) {
+  mac->impl = crisp_active_poly1305();
+  mac->impl->init(mac->state, key_block);
+  mac_padded(mac, ad, ad_len);
+  mac_padded(mac, ct, len);
+  mac_lengths(mac, ad_len, len, tag);
+}
+
+static int tags_differ(const uint8_t *expected, const uint8_t *tag) {
+  unsigned diff = 0;
+  for (size_t i = 0; i < MAC_BLOCK; i++) diff |= (unsigned)(expected[i] ^ tag[i]);
+  return diff != 0;
+}
+
+static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
+                      size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
+  oneshot_mac mac;
+  if (key_block_joins(chacha, len)) {
+    uint8_t buffer[64 + SHORT_MAX];
+    memset(buffer, 0, 64);
+    if (len) memcpy(buffer + 64, pt, len);
+    chacha->xor_stream(buffer, buffer, 64 + len, state);
+    if (len) memcpy(ct, buffer + 64, len);
+    mac_finish_short(&mac, buffer, ad, ad_len, ct, len, tag);
+    crisp_wipe(buffer, 64 + len);
+    crisp_wipe(state, 16 * sizeof *state);
+    return;
+  }
+  mac_start(&mac, chacha, state, ad, ad_len);
+  for (size_t done = 0; done < len; done += CHUNK) {
+    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+    chacha->xor_stream(ct + done, pt + done, n, state);
+    state[12] += CHUNK / 64;
+    mac_padded(&mac, ct + done, n);
+  }
+  mac_lengths(&mac, ad_len, len, tag);
+  crisp_wipe(state, 16 * sizeof *state);
+}
+
+static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16], const uint8_t *ad,
+                     size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
+  oneshot_mac mac;
+  uint8_t expected[MAC_BLOCK];
+  /* Always the buffer up to SHORT_MAX, whole groups too: it keeps the
+   * plaintext back until the tag has verified, without a branch. */
+  if (len <= SHORT_MAX) {
+    /* The plaintext stays in the buffer until the tag has verified. */
+    uint8_t buffer[64 + SHORT_MAX];
+    memset(buffer, 0, 64);
+    if (len) memcpy(buffer + 64, ct, len);
+    chacha->xor_stream(buffer, buffer, 64 + len, state);
+    crisp_wipe(state, 16 * sizeof *state);
+    mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
+    const int bad = tags_differ(expected, tag);
+    crisp_wipe(expected, sizeof expected);
+    if (len) {
+      /* Copies the plaintext or zeros, by mask: the tag's verdict is public,
+       * but the copy need not branch on it word by word. */
+      const uint64_t keep = (uint64_t)bad - 1;
+      size_t i = 0;
+      for (; i + 8 <= len; i += 8) crisp_store64_le(pt + i, crisp_load64_le(buffer + 64 + i) & keep);
+      for (; i < len; i++) pt[i] = buffer[64 + i] & (uint8_t)keep;
+    }
+    crisp_wipe(buffer, 64 + len);
+    return bad ? CRISP_E_MISMATCH : CRISP_OK;
+  }
+  mac_start(&mac, chacha, state, ad, ad_len);
+  for (size_t done = 0; done < len; done += CHUNK) {
+    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+    mac_padded(&mac, ct + done, n); /* before the chunk is overwritten in place */
+    chacha->xor_stream(pt + done, ct + done, n, state);
+    state[12] += CHUNK / 64;
+  }
+  crisp_wipe(state, 16 * sizeof *state);
+  mac_lengths(&mac, ad_len, len, expected);
+  const int bad = tags_differ(expected, tag);
+  crisp_wipe(expected, sizeof expected);
+  if (!bad) return CRISP_OK;
+  crisp_wipe(pt, len);
+  return CRISP_E_MISMATCH;
+}
+
+static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uint8_t key[32]) {
+  uint8_t subkey[32], short_nonce[12] = {0};
+  crisp_hchacha20_subkey(subkey, key, nonce);
+  memcpy(short_nonce + 4, nonce + 16, 8);
+  crisp_chacha20_setup(state, subkey, short_nonce, 0);
+  crisp_wipe(subkey, sizeof subkey);
+}
+
+int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                 const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
+                                 const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                 const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+  const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  crisp_chacha20_setup(state, key, nonce, 0);
+  aead_seal(ct, tag, pt, len, ad, ad_len, state);
+  return CRISP_OK;
+}
+
+int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                 const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
+                                 size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                 const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  crisp_chacha20_setup(state, key, nonce, 0);
+  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+}
+
+int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                  const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
+                                  const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+  const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  xchacha_state(state, nonce, key);
+  aead_seal(ct, tag, pt, len, ad, ad_len, state);
+  return CRISP_OK;
+}
+
+int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                  const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
+                                  size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  xchacha_state(state, nonce, key);
+  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+}
+
+/* ---- streaming ----------------------------------------------------------- */
+
+/* The layout behind crisp_chacha20_poly1305_ctx: a 256-byte header, then a
+ * Poly1305 context (which keeps its own implementation). 8-byte alignment
+ * only, as for crisp_poly1305_ctx. */
+#define STREAM_HEADER 256
+typedef struct stream_frontend {
+  const crisp_chacha20_impl *chacha;
+  uint32_t direction; /* CRISP_AEAD_SEAL or _OPEN; 0 when unusable */
+  uint32_t state[16]; /* counter of the next keystream block in state[12] */
+  uint64_t ad_len, ct_len;
+  uint8_t keystream[64]; /* the current block's keystream, from keystream_used on unused */
+  size_t keystream_used;
+  unsigned char unused[STREAM_HEADER - 2 * sizeof(void *) - 16 * 4 - 2 * 8 - 64 - sizeof(size_t)];
+  crisp_poly1305_ctx mac;
+} stream_frontend;
+
+static_assert(sizeof(stream_frontend) == CRISP_CHACHA20_POLY1305_CTX_SIZE,
+              "context layout is part of the ABI");
+static_assert(offsetof(stream_frontend, mac) == STREAM_HEADER, "the Poly1305 context starts a cache line");
+static_assert(_Alignof(stream_frontend) <= _Alignof(crisp_chacha20_poly1305_ctx), "aligned for the fields");
+
+static const uint8_t zeros[MAC_BLOCK];
+
+static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                        const uint32_t state[16], const uint8_t *ad, size_t ad_len) {
+  stream_frontend *f = (stream_frontend *)ctx->opaque;
+  crisp_wipe(f, STREAM_HEADER);
+  f->chacha = crisp_active_chacha20();
+  memcpy(f->state, state, sizeof f->state);
+  uint8_t block0[64] = {0};
+  f->chacha->xor_stream(block0, block0, sizeof block0, f->state);
+  crisp_poly1305_init(&f->mac, block0);
+  crisp_wipe(block0, sizeof block0);
+  f->state[12] = 1;
+  f->keystream_used = sizeof f->keystream;
+  f->ad_len = ad_len;
+  if (ad_len) crisp_poly1305_update(&f->mac, ad, ad_len);
+  if (ad_len % MAC_BLOCK) crisp_poly1305_update(&f->mac, zeros, MAC_BLOCK - ad_len % MAC_BLOCK);
+  f->direction = (uint32_t)direction;
+  return CRISP_OK;
+}
+
+static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                              const uint8_t *nonce, const uint8_t *key, const uint8_t *ad, size_t ad_len) {
+  if (!ctx) return CRISP_E_INVALID;
+  if (!nonce || !key || (ad_len && !ad) || (direction != CRISP_AEAD_SEAL && direction != CRISP_AEAD_OPEN)) {
+    crisp_wipe(ctx, sizeof *ctx);
+    return CRISP_E_INVALID;
+  }
+  return CRISP_OK;
+}
+
+int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                                        const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                        const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
+                                        size_t ad_len) {
+  const int rc = stream_init_checks(ctx, direction, nonce, key, ad, ad_len);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  crisp_chacha20_setup(state, key, nonce, 0);
+  stream_start(ctx, direction, state, ad, ad_len);
+  crisp_wipe(state, sizeof state);
+  return CRISP_OK;
+}
+
+int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                                         const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                         const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
+                                         size_t ad_len) {
+  const int rc = stream_init_checks(ctx, direction, nonce, key, ad, ad_len);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  xchacha_state(state, nonce, key);
+  stream_start(ctx, direction, state, ad, ad_len);
+  crisp_wipe(state, sizeof state);
+  return CRISP_OK;
+}
+
+/* XOR of n bytes: the rest of the current keystream block, whole blocks
+ * straight from the kernel, then a new keystream block for a partial tail. */
+static void stream_xor(stream_frontend *f, uint8_t *out, const uint8_t *in, size_t n) {
+  while (n && f->keystream_used < sizeof f->keystream)
+    *out++ = *in++ ^ f->keystream[f->keystream_used++], n--;
+  const size_t whole = n / 64 * 64;
+  if (whole) {
+    f->chacha->xor_stream(out, in, whole, f->state);
+    f->state[12] += (uint32_t)(whole / 64);
+    out += whole, in += whole, n -= whole;
+  }
+  if (n) {
+    memset(f->keystream, 0, sizeof f->keystream);
+    f->chacha->xor_stream(f->keystream, f->keystream, sizeof f->keystream, f->state);
+    f->state[12]++;
+    for (f->keystream_used = 0; f->keystream_used < n; f->keystream_used++)
+      out[f->keystream_used] = in[f->keystream_used] ^ f->keystream[f->keystream_used];
+  }
+}
+
+int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in,
+                                          size_t len) {
+  if (!ctx) return CRISP_E_INVALID;
+  stream_frontend *f = (stream_frontend *)ctx->opaque;
+  if (f->direction != CRISP_AEAD_SEAL && f->direction != CRISP_AEAD_OPEN) return CRISP_E_INVALID;
+  if (len && (!out || !in || !same_or_apart(out, in, len))) return CRISP_E_INVALID;
+  if ((uint64_t)len > CRISP_CHACHA20_POLY1305_MAX_LEN - f->ct_len) return CRISP_E_RANGE;
+  f->ct_len += len;
+  for (size_t done = 0; done < len; done += CHUNK) {
+    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+    if (f->direction == CRISP_AEAD_OPEN) crisp_poly1305_update(&f->mac, in + done, n);
+    stream_xor(f, out + done, in + done, n);
+    if (f->direction == CRISP_AEAD_SEAL) crisp_poly1305_update(&f->mac, out + done, n);
+  }
+  return CRISP_OK;
+}
+
+/* Pads the ciphertext, adds the lengths, writes the tag, wipes the context. */
+static void stream_tag(stream_frontend *f, uint8_t tag[16]) {
+  if (f->ct_len % MAC_BLOCK) crisp_poly1305_update(&f->mac, zeros, MAC_BLOCK - f->ct_len % MAC_BLOCK);
+  uint8_t lengths[MAC_BLOCK];
+  crisp_store64_le(lengths, f->ad_len);
+  crisp_store64_le(lengths + 8, f->ct_len);
+  crisp_poly1305_update(&f->mac, lengths, sizeof lengths);
+  crisp_poly1305_final(&f->mac, tag);
+  crisp_wipe(f, STREAM_HEADER);
+}
+
+int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
+                                              uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+  if (!ctx) return CRISP_E_INVALID;
+  stream_frontend *f = (stream_frontend *)ctx->opaque;
+  if (!tag || f->direction != CRISP_AEAD_SEAL) {
+    crisp_wipe(ctx, sizeof *ctx);
+    return CRISP_E_INVALID;
+  }
+  stream_tag(f, tag);
+  return CRISP_OK;
+}
+
+int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
+                                              const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+  if (!ctx) return CRISP_E_INVALID;
+  stream_frontend *f = (stream_frontend *)ctx->opaque;
+  if (!tag || f->direction != CRISP_AEAD_OPEN) {
+    crisp_wipe(ctx, sizeof *ctx);
+    return CRISP_E_INVALID;
+  }
+  uint8_t expected[MAC_BLOCK];
+  stream_tag(f, expected);
+  const int bad = tags_differ(expected, tag);
+  crisp_wipe(expected, sizeof expected);
+  return bad ? CRISP_E_MISMATCH : CRISP_OK;
+}

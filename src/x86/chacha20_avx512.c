@@ -1,0 +1,120 @@
+/* src/x86/chacha20_avx512.c - ChaCha20 with AVX-512, 16 blocks at a time.
+ *
+ * Layout: chacha20_lanes.h, sixteen 32-bit lanes of a zmm register per
+ * state word; 128-bit lane k holds blocks 4k..4k+3, so the transpose is a
+ * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
+ * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold); the tail goes
+ * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
+ * CPUs. The rounds are latency-bound, so whole input runs two groups
+ * interleaved (32 blocks, all 32 zmm registers); a tail of at least
+ * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
+ * the AVX2 code's scalar path. */
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "generic/generic.h"
+#include "util.h"
+#include "x86/chacha20_x86.h"
+
+#define VECTOR __m512i
+#define CHACHA20_FRAME_BYTES 1152
+#define CHACHA20_TWO_GROUPS_FRAME_BYTES 5632
+#define V_ZERO _mm512_setzero_si512()
+#define LANES 16
+#define V_SET1(x) _mm512_set1_epi32((int)(x))
+#define V_ADD _mm512_add_epi32
+#define V_XOR _mm512_xor_si512
+#define V_ROTL16(x) _mm512_rol_epi32((x), 16)
+#define V_ROTL12(x) _mm512_rol_epi32((x), 12)
+#define V_ROTL8(x) _mm512_rol_epi32((x), 8)
+#define V_ROTL7(x) _mm512_rol_epi32((x), 7)
+#define V_LANE_INDEX _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define V_XOR_STORE xor_store_avx512
+#define CHACHA20_TWO_GROUPS 1
+
+static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
+  const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
+  const __m512i t2 = _mm512_unpacklo_epi32(*c, *d), t3 = _mm512_unpackhi_epi32(*c, *d);
+  *a = _mm512_unpacklo_epi64(t0, t2), *b = _mm512_unpackhi_epi64(t0, t2);
+  *c = _mm512_unpacklo_epi64(t1, t3), *d = _mm512_unpackhi_epi64(t1, t3);
+}
+
+static inline void xor_block(uint8_t *out, const uint8_t *in, __m512i keystream) {
+  const __m512i data = _mm512_loadu_si512((const void *)in);
+  _mm512_storeu_si512((void *)out, _mm512_xor_si512(data, keystream));
+}
+
+static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out, const uint8_t *in,
+                                                                   __m512i x[16]) {
+#pragma GCC unroll 4
+  for (int quarter = 0; quarter < 4; quarter++) {
+    transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+  }
+  /* x[4 * quarter + m], 128-bit lane k: row `quarter` of block 4k + m. */
+#pragma GCC unroll 4
+  for (int m = 0; m < 4; m++) {
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44),
+                  t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
+                  t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
+    xor_block(out + 64 * m, in + 64 * m, _mm512_shuffle_i32x4(t0, t2, 0x88));
+    xor_block(out + 64 * (4 + m), in + 64 * (4 + m), _mm512_shuffle_i32x4(t0, t2, 0xdd));
+    xor_block(out + 64 * (8 + m), in + 64 * (8 + m), _mm512_shuffle_i32x4(t1, t3, 0x88));
+    xor_block(out + 64 * (12 + m), in + 64 * (12 + m), _mm512_shuffle_i32x4(t1, t3, 0xdd));
+  }
+}
+
+/* The partial last group: blocks past len are skipped, the one len ends in
+ * is loaded and stored under a byte mask (AVX-512BW), so nothing outside
+ * the buffers is touched and no stack copy is needed. */
+static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out, const uint8_t *in,
+                                                                    __m512i keystream, size_t block,
+                                                                    size_t len) {
+  if (len >= 64 * (block + 1)) {
+    xor_block(out + 64 * block, in + 64 * block, keystream);
+  } else if (len > 64 * block) {
+    const __mmask64 mask = (__mmask64)(~0ull >> (64 - (len - 64 * block)));
+    const __m512i data = _mm512_maskz_loadu_epi8(mask, in + 64 * block);
+    _mm512_mask_storeu_epi8(out + 64 * block, mask, _mm512_xor_si512(data, keystream));
+  }
+}
+
+static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in,
+                                                                           __m512i x[16], size_t len) {
+#pragma GCC unroll 4
+  for (int quarter = 0; quarter < 4; quarter++)
+    transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
+#pragma GCC unroll 4
+  for (size_t m = 0; m < 4; m++) {
+    const __m512i t0 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0x44),
+                  t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
+    const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
+                  t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len);
+  }
+}
+#define V_XOR_STORE_PARTIAL xor_store_avx512_partial
+
+#include "chacha20_lanes.h"
+
+/* The rounds are latency-bound, so a 16-block group costs about what an
+ * 8-block one does: from two blocks on a tail takes the full group. */
+#ifndef AVX512_TAIL_MIN_BLOCKS
+#define AVX512_TAIL_MIN_BLOCKS 2
+#endif
+
+void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
+  chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
+}
+
+const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
+    .info = {"avx512", CRISP_LEVEL_AVX512,
+             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
+                 CRISP_CPU_AVX512DQ},
+    .xor_stream = crisp_chacha20_xor_avx512,
+    .group_blocks = LANES,
+};
