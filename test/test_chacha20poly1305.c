@@ -139,9 +139,8 @@ static void differential_case(const char *impl, size_t len, uint8_t *a, uint8_t 
   assert_bytes_equal(ct, ref, len, "seal len %zu ad %zu on %s", len, ad_len, impl);
   assert_bytes_equal(tag, peer_tag, 16, "tag len %zu ad %zu on %s", len, ad_len, impl);
   assert_int_equal(ct[len], 0x5a);
-  assert_int_equal(crypto_aead_chacha20poly1305_ietf_decrypt_detached(ref, NULL, ct, len, tag, ad, ad_len,
-                                                                      nonce, key),
-                   0);
+  assert_int_equal(
+      crypto_aead_chacha20poly1305_ietf_decrypt_detached(ref, NULL, ct, len, tag, ad, ad_len, nonce, key), 0);
   assert_bytes_equal(ref, peer, len, "libsodium opens crisp's seal, len %zu", len);
   uint8_t *opened = in_place ? ct : pt;
   assert_int_equal(crisp_chacha20_poly1305_open(opened, ct, len, tag, ad, ad_len, nonce, key), CRISP_OK);
@@ -167,7 +166,8 @@ static void test_against_peers(void **state) {
   const char *impl;
   FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, impl) {
     for (size_t len = 0; len <= 4096; len++) differential_case(impl, len, a, b, c);
-    for (size_t i = 0; i < test_scaled(20); i++) differential_case(impl, 4097 + test_rand_below(16 * 1024 - 128), a, b, c);
+    for (size_t i = 0; i < test_scaled(20); i++)
+      differential_case(impl, 4097 + test_rand_below(16 * 1024 - 128), a, b, c);
   }
   free(a), free(b), free(c);
 }
@@ -192,7 +192,8 @@ static void test_against_generic(void **state) {
       assert_int_equal(crisp_chacha20(got, pt, len, key, nonce, counter), CRISP_OK);
       assert_bytes_equal(got, want, len, "chacha20 len %zu on %s against generic", len, impl);
       test_pin(CRISP_KERNEL_CHACHA20, "generic");
-      assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, pt, len, ad, len % 21, nonce, key), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, pt, len, ad, len % 21, nonce, key),
+                       CRISP_OK);
       test_pin(CRISP_KERNEL_CHACHA20, impl);
       assert_int_equal(crisp_chacha20_poly1305_seal(got, tag, pt, len, ad, len % 21, nonce, key), CRISP_OK);
       assert_bytes_equal(got, want, len, "seal len %zu on %s against generic", len, impl);
@@ -205,7 +206,8 @@ static void test_against_generic(void **state) {
 /* ---- streaming ------------------------------------------------------------- */
 
 static void stream_seal(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad, size_t ad_len,
-                        uint8_t *ct, const uint8_t *pt, size_t len, const size_t *cuts, size_t ncuts, uint8_t tag[16]) {
+                        uint8_t *ct, const uint8_t *pt, size_t len, const size_t *cuts, size_t ncuts,
+                        uint8_t tag[16]) {
   crisp_chacha20_poly1305_ctx ctx;
   assert_int_equal(x ? crisp_xchacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, ad_len)
                      : crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, ad_len),
@@ -219,8 +221,9 @@ static void stream_seal(int x, const uint8_t *key, const uint8_t *nonce, const u
   assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&ctx, tag), CRISP_OK);
 }
 
-static int stream_open(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad, size_t ad_len, uint8_t *pt,
-                       const uint8_t *ct, size_t len, const size_t *cuts, size_t ncuts, const uint8_t tag[16]) {
+static int stream_open(int x, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad, size_t ad_len,
+                       uint8_t *pt, const uint8_t *ct, size_t len, const size_t *cuts, size_t ncuts,
+                       const uint8_t tag[16]) {
   crisp_chacha20_poly1305_ctx ctx;
   assert_int_equal(x ? crisp_xchacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, ad_len)
                      : crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, ad_len),
@@ -235,8 +238,9 @@ static int stream_open(int x, const uint8_t *key, const uint8_t *nonce, const ui
 }
 
 static void stream_case(const char *impl, size_t len, const size_t *cuts, size_t ncuts, const uint8_t *pt,
-                        uint8_t *ct, uint8_t *back, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
-                        size_t ad_len, const uint8_t *want, const uint8_t *want_tag, int x) {
+                        uint8_t *ct, uint8_t *back, const uint8_t *key, const uint8_t *nonce,
+                        const uint8_t *ad, size_t ad_len, const uint8_t *want, const uint8_t *want_tag,
+                        int x) {
   uint8_t tag[16];
   stream_seal(x, key, nonce, ad, ad_len, ct, pt, len, cuts, ncuts, tag);
   assert_bytes_equal(ct, want, len, "stream seal len %zu cuts %zu on %s", len, ncuts, impl);
@@ -294,11 +298,13 @@ static void test_stream_keeps_impl(void **state) {
   const size_t n = test_supported_impls(CRISP_KERNEL_CHACHA20, names, 16);
   uint8_t key[32] = {1}, nonce[12] = {2}, pt[300], ct[300], want[300], tag[16], want_tag[16];
   test_fill_random(pt, sizeof pt);
-  assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, pt, sizeof pt, NULL, 0, nonce, key), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, pt, sizeof pt, NULL, 0, nonce, key),
+                   CRISP_OK);
   for (size_t i = 0; i < n; i++) {
     test_pin(CRISP_KERNEL_CHACHA20, names[i]);
     crisp_chacha20_poly1305_ctx ctx;
-    assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 0), CRISP_OK);
+    assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 0),
+                     CRISP_OK);
     assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, ct, pt, 100), CRISP_OK);
     test_pin(CRISP_KERNEL_CHACHA20, names[n - 1 - i]);
     assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, ct + 100, pt + 100, 200), CRISP_OK);
@@ -321,8 +327,9 @@ static void test_forgery(void **state) {
     for (int x = 0; x < 2; x++) {
       int (*seal)(uint8_t *, uint8_t *, const uint8_t *, size_t, const uint8_t *, size_t, const uint8_t *,
                   const uint8_t *) = x ? crisp_xchacha20_poly1305_seal : crisp_chacha20_poly1305_seal;
-      int (*open)(uint8_t *, const uint8_t *, size_t, const uint8_t *, const uint8_t *, size_t, const uint8_t *,
-                  const uint8_t *) = x ? crisp_xchacha20_poly1305_open : crisp_chacha20_poly1305_open;
+      int (*open)(uint8_t *, const uint8_t *, size_t, const uint8_t *, const uint8_t *, size_t,
+                  const uint8_t *, const uint8_t *) =
+          x ? crisp_xchacha20_poly1305_open : crisp_chacha20_poly1305_open;
       assert_int_equal(seal(ct, tag, pt, LEN, ad, AD, nonce, key), CRISP_OK);
       uint8_t *fields[3] = {ct, ad, tag};
       const size_t sizes[3] = {LEN, AD, 16};
@@ -350,6 +357,45 @@ static void test_forgery(void **state) {
       tag[0] ^= 1;
       assert_int_equal(open(out, ct, LEN, tag, ad, AD, nonce, key), CRISP_OK);
       assert_memory_equal(out, pt, LEN);
+    }
+  }
+}
+
+/* One open path per length: the key block joined to the message (67), whole
+ * kernel groups with the tag checked first (1024), chunks decrypted as they
+ * go (5000). A flipped bit in the tag, the AD or the ciphertext must leave
+ * zeros wherever the plaintext would have gone, apart and in place. */
+static void test_forgery_every_path(void **state) {
+  (void)state;
+  enum { MAX = 5000, AD = 5 };
+  static const size_t lengths[] = {67, 1024, MAX};
+  static uint8_t pt[MAX], ct[MAX], out[MAX];
+  uint8_t key[32], nonce[12], ad[AD], tag[16];
+  test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
+  test_fill_random(pt, sizeof pt), test_fill_random(ad, sizeof ad);
+  const char *impl;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, impl) {
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+      const size_t len = lengths[l];
+      assert_int_equal(crisp_chacha20_poly1305_seal(ct, tag, pt, len, ad, AD, nonce, key), CRISP_OK);
+      uint8_t *fields[3] = {tag, ad, ct};
+      const size_t flip[3] = {3, 2, len - 1};
+      for (int f = 0; f < 3; f++) {
+        fields[f][flip[f]] ^= 0x10;
+        memset(out, 0xa5, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(out, ct, len, tag, ad, AD, nonce, key),
+                         CRISP_E_MISMATCH);
+        for (size_t i = 0; i < len; i++)
+          if (out[i]) fail_msg("open %s, len %zu, field %d: byte %zu released", impl, len, f, i);
+        memcpy(out, ct, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(out, out, len, tag, ad, AD, nonce, key),
+                         CRISP_E_MISMATCH);
+        for (size_t i = 0; i < len; i++)
+          if (out[i]) fail_msg("open %s in place, len %zu, field %d: byte %zu released", impl, len, f, i);
+        fields[f][flip[f]] ^= 0x10;
+      }
+      assert_int_equal(crisp_chacha20_poly1305_open(out, ct, len, tag, ad, AD, nonce, key), CRISP_OK);
+      assert_memory_equal(out, pt, len);
     }
   }
 }
@@ -384,10 +430,13 @@ static void test_counter_limit(void **state) {
   uint8_t tag[16] = {0};
   const size_t too_long = (size_t)CRISP_CHACHA20_POLY1305_MAX_LEN + 1;
   if (too_long > CRISP_CHACHA20_POLY1305_MAX_LEN) {
-    assert_int_equal(crisp_chacha20_poly1305_seal(buf, tag, buf, too_long, NULL, 0, nonce, key), CRISP_E_RANGE);
-    assert_int_equal(crisp_chacha20_poly1305_open(buf, buf, too_long, tag, NULL, 0, nonce, key), CRISP_E_RANGE);
+    assert_int_equal(crisp_chacha20_poly1305_seal(buf, tag, buf, too_long, NULL, 0, nonce, key),
+                     CRISP_E_RANGE);
+    assert_int_equal(crisp_chacha20_poly1305_open(buf, buf, too_long, tag, NULL, 0, nonce, key),
+                     CRISP_E_RANGE);
     crisp_chacha20_poly1305_ctx ctx;
-    assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 0), CRISP_OK);
+    assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 0),
+                     CRISP_OK);
     assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, buf, buf, too_long), CRISP_E_RANGE);
     assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&ctx, tag), CRISP_OK);
   }
@@ -433,13 +482,17 @@ static void test_bad_arguments(void **state) {
   }
 
   crisp_chacha20_poly1305_ctx ctx;
-  assert_int_equal(crisp_chacha20_poly1305_stream_init(NULL, CRISP_AEAD_SEAL, nonce, key, NULL, 0), CRISP_E_INVALID);
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(NULL, CRISP_AEAD_SEAL, nonce, key, NULL, 0),
+                   CRISP_E_INVALID);
   assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, (crisp_aead_direction)3, nonce, key, NULL, 0),
                    CRISP_E_INVALID);
   assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, buf, buf, 16), CRISP_E_INVALID);
-  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, NULL, key, NULL, 0), CRISP_E_INVALID);
-  assert_int_equal(crisp_xchacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, NULL, NULL, 0), CRISP_E_INVALID);
-  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 3), CRISP_E_INVALID);
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, NULL, key, NULL, 0),
+                   CRISP_E_INVALID);
+  assert_int_equal(crisp_xchacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, NULL, NULL, 0),
+                   CRISP_E_INVALID);
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, NULL, 3),
+                   CRISP_E_INVALID);
   assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, 8), CRISP_OK);
   assert_int_equal(crisp_chacha20_poly1305_stream_update(NULL, buf, buf, 16), CRISP_E_INVALID);
   assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, NULL, buf, 16), CRISP_E_INVALID);
@@ -470,6 +523,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_stream_splits, test_teardown_unpin),
       cmocka_unit_test_teardown(test_stream_keeps_impl, test_teardown_unpin),
       cmocka_unit_test_teardown(test_forgery, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_forgery_every_path, test_teardown_unpin),
       cmocka_unit_test_teardown(test_counter_limit, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bad_arguments, test_teardown_unpin),
   };
