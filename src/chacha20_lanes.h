@@ -17,6 +17,18 @@
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). */
 
+/* Declares p[16] = the rounds' words p0..p15 plus the block function's
+ * input `state`, with `counter` (the lanes' block counters) for word 12:
+ * the final addition of every block function. */
+#define CHACHA20_FEED_FORWARD(p, counter)                                                               \
+  VECTOR p[16] = {                                                                                      \
+      V_ADD(p##0, V_SET1(state[0])),  V_ADD(p##1, V_SET1(state[1])),   V_ADD(p##2, V_SET1(state[2])),   \
+      V_ADD(p##3, V_SET1(state[3])),  V_ADD(p##4, V_SET1(state[4])),   V_ADD(p##5, V_SET1(state[5])),   \
+      V_ADD(p##6, V_SET1(state[6])),  V_ADD(p##7, V_SET1(state[7])),   V_ADD(p##8, V_SET1(state[8])),   \
+      V_ADD(p##9, V_SET1(state[9])),  V_ADD(p##10, V_SET1(state[10])), V_ADD(p##11, V_SET1(state[11])), \
+      V_ADD(p##12, counter),          V_ADD(p##13, V_SET1(state[13])), V_ADD(p##14, V_SET1(state[14])), \
+      V_ADD(p##15, V_SET1(state[15]))}
+
 #define CHACHA20_QUARTER_ROUND(a, b, c, d)      \
   do {                                          \
     a = V_ADD(a, b), d = V_ROTL16(V_XOR(d, a)); \
@@ -63,14 +75,7 @@ static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const u
     CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);
     CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);
   }
-  VECTOR x[16] = {
-      V_ADD(x0, V_SET1(state[0])),   V_ADD(x1, V_SET1(state[1])),   V_ADD(x2, V_SET1(state[2])),
-      V_ADD(x3, V_SET1(state[3])),   V_ADD(x4, V_SET1(state[4])),   V_ADD(x5, V_SET1(state[5])),
-      V_ADD(x6, V_SET1(state[6])),   V_ADD(x7, V_SET1(state[7])),   V_ADD(x8, V_SET1(state[8])),
-      V_ADD(x9, V_SET1(state[9])),   V_ADD(x10, V_SET1(state[10])), V_ADD(x11, V_SET1(state[11])),
-      V_ADD(x12, counter),           V_ADD(x13, V_SET1(state[13])), V_ADD(x14, V_SET1(state[14])),
-      V_ADD(x15, V_SET1(state[15])),
-  };
+  CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
 }
 
@@ -110,23 +115,9 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, co
     CHACHA20_QUARTER_ROUND2(x2, x7, x8, x13, y2, y7, y8, y13);
     CHACHA20_QUARTER_ROUND2(x3, x4, x9, x14, y3, y4, y9, y14);
   }
-  VECTOR x[16] = {
-      V_ADD(x0, V_SET1(state[0])),   V_ADD(x1, V_SET1(state[1])),   V_ADD(x2, V_SET1(state[2])),
-      V_ADD(x3, V_SET1(state[3])),   V_ADD(x4, V_SET1(state[4])),   V_ADD(x5, V_SET1(state[5])),
-      V_ADD(x6, V_SET1(state[6])),   V_ADD(x7, V_SET1(state[7])),   V_ADD(x8, V_SET1(state[8])),
-      V_ADD(x9, V_SET1(state[9])),   V_ADD(x10, V_SET1(state[10])), V_ADD(x11, V_SET1(state[11])),
-      V_ADD(x12, counter),           V_ADD(x13, V_SET1(state[13])), V_ADD(x14, V_SET1(state[14])),
-      V_ADD(x15, V_SET1(state[15])),
-  };
+  CHACHA20_FEED_FORWARD(x, counter);
   V_XOR_STORE(out, in, x);
-  VECTOR y[16] = {
-      V_ADD(y0, V_SET1(state[0])),   V_ADD(y1, V_SET1(state[1])),   V_ADD(y2, V_SET1(state[2])),
-      V_ADD(y3, V_SET1(state[3])),   V_ADD(y4, V_SET1(state[4])),   V_ADD(y5, V_SET1(state[5])),
-      V_ADD(y6, V_SET1(state[6])),   V_ADD(y7, V_SET1(state[7])),   V_ADD(y8, V_SET1(state[8])),
-      V_ADD(y9, V_SET1(state[9])),   V_ADD(y10, V_SET1(state[10])), V_ADD(y11, V_SET1(state[11])),
-      V_ADD(y12, counter2),          V_ADD(y13, V_SET1(state[13])), V_ADD(y14, V_SET1(state[14])),
-      V_ADD(y15, V_SET1(state[15])),
-  };
+  CHACHA20_FEED_FORWARD(y, counter2);
   chacha20_lanes_store(out + LANES * 64, in + LANES * 64, y, len - LANES * 64);
 }
 #endif
