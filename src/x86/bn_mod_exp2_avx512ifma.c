@@ -35,6 +35,41 @@
 /* Digits in a padded value: k rounded up to whole vectors. */
 static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; }
 
+/* r = acc + carry (at position 0) with every digit below 2^52, for a
+ * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
+ * with whole-vector stores (the next product's loads of r then take them
+ * straight from the store queue). One pass moves each digit's bits above
+ * 52 into the next digit; what can still carry is a digit at 2^52 or a
+ * little above (it generates a carry) and a run of digits of all ones
+ * (each passes one on): the digits that gain one are found at once by an
+ * integer addition over one bit per digit, as in a carry-lookahead adder.
+ * No branch and no address depends on the digits. */
+static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
+                                                                  uint64_t carry, const int vectors) {
+  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
+  __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
+  uint64_t generate = 0, propagate = 0;
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    /* high_before lane 0 starts as the carry into position 0, then holds
+     * the previous vector's top digit's high bits */
+    const __m512i high = _mm512_srli_epi64(acc[v], CRISP_BN52_BITS);
+    const __m512i in = v ? _mm512_alignr_epi64(high, high_before, 7)
+                         : _mm512_add_epi64(_mm512_alignr_epi64(high, zero, 7), high_before);
+    digit[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), in);
+    high_before = high;
+    generate |= (uint64_t)_mm512_cmpgt_epu64_mask(digit[v], mask) << (LANES * v);
+    propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(digit[v], mask) << (LANES * v);
+  }
+  const uint64_t plus_one = ((generate << 1) + propagate) ^ propagate;
+  const __m512i one = _mm512_set1_epi64(1);
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    const __m512i sum = _mm512_mask_add_epi64(digit[v], (__mmask8)(plus_one >> (LANES * v)), digit[v], one);
+    _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
+  }
+}
+
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
@@ -89,19 +124,7 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
       }
     }
   }
-  /* Normalise as the single kernel does: the vector lanes, then one carry
-   * pass from the last dropped digit's carry, in r itself. */
-  for (int l = 0; l < 2; l++) {
-#pragma GCC unroll 5
-    for (int v = 0; v < vectors; v++)
-      _mm512_store_si512((__m512i *)r[l] + v, acc[l][v]);
-    uint64_t c = carry[l];
-    for (int j = 0; j < digits; j++) {
-      const uint64_t sum = r[l][j] + c;
-      r[l][j] = sum & CRISP_BN52_MASK;
-      c = sum >> CRISP_BN52_BITS;
-    }
-  }
+  for (int l = 0; l < 2; l++) normalize_lane(r[l], acc[l], carry[l], vectors);
 }
 
 #define AMM2(vectors, digits)                                                                                  \
