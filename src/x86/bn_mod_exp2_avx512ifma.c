@@ -301,22 +301,43 @@ static amm2_fn *amm2_for(size_t k) {
 static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
 
 /* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
- * read, the wanted one kept by a lane mask. One output vector at a time,
- * so its accumulator stays in a register across the whole scan. */
+ * read in full, the wanted one kept by an AND with an all-ones vector (a
+ * masked load could skip the memory of the entries it drops). Both lanes'
+ * output vectors are built in one pass over the entries, the comparison
+ * made once per entry and lane. */
+static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
+                                                                size_t entries, const crisp_limb index[2],
+                                                                const int vectors) {
+  __m512i acc[2][MAX_VECTORS];
+  const __m512i wanted[2] = {_mm512_set1_epi64((long long)index[0]), _mm512_set1_epi64((long long)index[1])};
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++)
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) acc[l][v] = _mm512_setzero_si512();
+  for (size_t j = 0; j < entries; j++) {
+    const __m512i entry_number = _mm512_set1_epi64((long long)j);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) {
+      const __m512i keep = _mm512_movm_epi64(_mm512_cmpeq_epi64_mask(wanted[l], entry_number));
+      const __m512i *entry = (const __m512i *)table[l] + j * (size_t)vectors;
+      /* acc | (keep & entry): ternary-logic table 0xF8 */
+#pragma GCC unroll 5
+      for (int v = 0; v < vectors; v++)
+        acc[l][v] = _mm512_ternarylogic_epi64(acc[l][v], keep, _mm512_load_si512(entry + v), 0xF8);
+    }
+  }
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++)
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) _mm512_store_si512((__m512i *)out[l] + v, acc[l][v]);
+}
+
 static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries, const crisp_limb index[2],
                     size_t stride) {
-  const size_t vectors = stride / LANES;
-  for (int l = 0; l < 2; l++) {
-    const __m512i wanted = _mm512_set1_epi64((long long)index[l]);
-    for (size_t v = 0; v < vectors; v++) {
-      __m512i acc = _mm512_setzero_si512();
-      const __m512i *entry = (const __m512i *)table[l] + v;
-      for (size_t j = 0; j < entries; j++, entry += vectors) {
-        const __mmask8 take = _mm512_cmpeq_epi64_mask(wanted, _mm512_set1_epi64((long long)j));
-        acc = _mm512_mask_mov_epi64(acc, take, _mm512_load_si512(entry));
-      }
-      _mm512_store_si512((__m512i *)out[l] + v, acc);
-    }
+  switch (stride / LANES) {
+    case 3: gather2_body(out, table, entries, index, 3); break;
+    case 4: gather2_body(out, table, entries, index, 4); break;
+    default: gather2_body(out, table, entries, index, MAX_VECTORS); break;
   }
 }
 
