@@ -301,29 +301,33 @@ static amm2_fn *amm2_for(size_t k) {
 static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
 
 /* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
- * read in full, the wanted one kept by an AND with an all-ones vector (a
- * masked load could skip the memory of the entries it drops). Both lanes'
- * output vectors are built in one pass over the entries, the comparison
- * made once per entry and lane. */
+ * read in full, the wanted one kept by an AND with an all-ones vector made
+ * by arithmetic (a masked load could skip the memory of the entries it
+ * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
+ * lanes' output vectors are built in one pass over the entries, the
+ * comparison made once per entry and lane. */
 static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
                                                                 size_t entries, const crisp_limb index[2],
                                                                 const int vectors) {
   __m512i acc[2][MAX_VECTORS];
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
   const __m512i wanted[2] = {_mm512_set1_epi64((long long)index[0]), _mm512_set1_epi64((long long)index[1])};
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++)
 #pragma GCC unroll 5
-    for (int v = 0; v < vectors; v++) acc[l][v] = _mm512_setzero_si512();
+    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
   for (size_t j = 0; j < entries; j++) {
     const __m512i entry_number = _mm512_set1_epi64((long long)j);
 #pragma GCC unroll 2
     for (int l = 0; l < 2; l++) {
-      const __m512i keep = _mm512_movm_epi64(_mm512_cmpeq_epi64_mask(wanted[l], entry_number));
+      /* all ones when the index is j: (x | -x) >> 63 is 0 only for x = 0 */
+      const __m512i differ = _mm512_xor_si512(wanted[l], entry_number);
+      const __m512i nonzero = _mm512_srli_epi64(_mm512_or_si512(differ, _mm512_sub_epi64(zero, differ)), 63);
+      const __m512i keep = _mm512_sub_epi64(nonzero, one);
       const __m512i *entry = (const __m512i *)table[l] + j * (size_t)vectors;
-      /* acc | (keep & entry): ternary-logic table 0xF8 */
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++)
-        acc[l][v] = _mm512_ternarylogic_epi64(acc[l][v], keep, _mm512_load_si512(entry + v), 0xF8);
+        acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
     }
   }
 #pragma GCC unroll 2
