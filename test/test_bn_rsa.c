@@ -128,30 +128,48 @@ static void test_mod_exp2(void **state) {
  * generic single exponentiation without it. */
 static void fill_edge_modulus(crisp_limb *m, size_t n, int shape) {
   switch (shape) {
-    case 0: memset(m, 0xff, n * sizeof *m); break;
-    case 1:
+    case 0: /* all ones */
+      memset(m, 0xff, n * sizeof *m);
+      break;
+    case 1: /* 2^(64n - 1) + 1 */
       memset(m, 0, n * sizeof *m);
       m[n - 1] = (crisp_limb)1 << 63;
       m[0] = 1;
       break;
-    case 2:
+    case 2: /* a top limb of 1, all ones below */
       memset(m, 0xff, n * sizeof *m);
       m[n - 1] = 1;
       break;
-    default: fill_modulus(m, n); m[n - 1] |= (crisp_limb)1 << 63;
+    default: /* random with the top bit set */
+      fill_modulus(m, n);
+      m[n - 1] |= (crisp_limb)1 << 63;
+  }
+}
+
+/* x -= small, borrowing across limbs (x >= small). */
+static void subtract_small(crisp_limb *x, size_t n, crisp_limb small) {
+  crisp_limb borrow = small;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb before = x[i];
+    x[i] -= borrow;
+    borrow = x[i] > before;
   }
 }
 
 static void fill_edge_base(crisp_limb *b, const crisp_limb *m, size_t n, int shape) {
-  memcpy(b, m, n * sizeof *b);
   switch (shape) {
-    case 0: b[0] -= 1; break; /* m - 1: m is odd, no borrow */
-    case 1: b[0] -= 2; if (b[0] > m[0]) for (size_t i = 1; i < n && !b[i]--; i++) {} break; /* m - 2 */
-    case 2: /* all ones below m: m's top limb less one, the rest all ones */
+    case 0: /* m - 1 */
+    case 1: /* m - 2 */
+      memcpy(b, m, n * sizeof *b);
+      subtract_small(b, n, shape == 0 ? 1 : 2);
+      break;
+    case 2: /* all ones below m's top limb */
       memset(b, 0xff, n * sizeof *b);
       b[n - 1] = m[n - 1] - 1;
       break;
-    default: memset(b, 0, n * sizeof *b); b[n - 1] = (crisp_limb)1 << 63 >= m[n - 1] ? 1 : (crisp_limb)1 << 63;
+    default: /* one bit: the top one, or 2^(64(n-1)) when m's top limb is at most 2^63 */
+      memset(b, 0, n * sizeof *b);
+      b[n - 1] = m[n - 1] > (crisp_limb)1 << 63 ? (crisp_limb)1 << 63 : 1;
   }
 }
 
