@@ -16,8 +16,9 @@
  * registers (which costs several cycles each way).
  * Both lanes use the same fixed windows (the exponents have one length);
  * each window's table entry is read by a scan of the whole table under a
- * lane mask, so no address depends on an exponent. Conversions in and out,
- * R'^2 and the final subtraction are those of the single kernel
+ * mask, so no address depends on an exponent. At 20 digits the ladder's
+ * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
+ * and the final subtraction are those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
@@ -37,8 +38,8 @@ static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; 
 
 /* r = acc + carry (at position 0) with every digit below 2^52, for a
  * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
- * with whole-vector stores (the next product's loads of r then take them
- * straight from the store queue). One pass moves each digit's bits above
+ * with whole-vector stores (which the next product's aligned loads of r
+ * can take straight from the store queue). One pass moves each digit's bits above
  * 52 into the next digit; what can still carry is a digit at 2^52 or a
  * little above (it generates a carry) and a run of digits of all ones
  * (each passes one on): the digits that gain one are found at once by an
@@ -136,7 +137,7 @@ AMM2(3, 20)
 AMM2(4, 32)
 AMM2(5, 40)
 
-/* One output vector c of the square t = a^2 for both lanes (positions
+/* One output vector c of the square t = a^2 for one lane (positions
  * 8c .. 8c+7): the cross products a_x a_y (x < y) once, doubled, plus the
  * diagonal a_x^2. Row x needs the digits a[8c - x ..] under a lane mask
  * (x < y < k), read unaligned; masked lanes are not read, so only digits
@@ -176,8 +177,8 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
   return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
 }
 
-/* One reduction step for lane l: the quotient digit from the scalar lowest
- * digit, then acc + y m shifted down one digit, as in amm2_body. */
+/* One reduction step for one lane: the quotient digit from the scalar
+ * lowest digit, then acc + y m shifted down one digit, as in amm2_body. */
 static inline __attribute__((always_inline)) void ams2_reduce_step(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                    uint64_t *carry, const uint64_t *m,
                                                                    const uint64_t m0, const uint64_t m1,
@@ -208,9 +209,10 @@ static inline __attribute__((always_inline)) void ams2_reduce_step(__m512i acc[M
  *   than a general product, and none of them waits for a quotient digit;
  * - the reduction is amm2_body's loop without the a b terms, so its
  *   accumulator chain per step is one multiply-add, one shift and one
- *   multiply-add instead of two of each; its quotient chain leaves the
- *   multipliers idle for part of each step, and t's output vectors are
- *   computed in those gaps, a block of 8 steps ahead of their use.
+ *   multiply-add instead of two of each; waiting on the quotient digit's
+ *   scalar chain, its steps leave the vector pipes partly idle, and t's
+ *   output vectors are computed in those slots, a block of 8 steps ahead
+ *   of their use.
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
  * step before the scalar lowest digit reads its first position; vectors
