@@ -177,29 +177,53 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
   return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
 }
 
-/* One reduction step for one lane: the quotient digit from the scalar
- * lowest digit, then acc + y m shifted down one digit, as in amm2_body. */
-static inline __attribute__((always_inline)) void ams2_reduce_step(__m512i acc[MAX_VECTORS], uint64_t *lane0,
-                                                                   uint64_t *carry, const uint64_t *m,
-                                                                   const uint64_t m0, const uint64_t m1,
-                                                                   const uint64_t k0, const int vectors) {
-  const __m512i zero = _mm512_setzero_si512();
+/* Reduction steps i (even) and i + 1 for one lane, with one shift of two
+ * digits after both: step i adds y m at lanes j and its high halves at
+ * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
+ * high halves at j + 2 (m moved up two lanes). shifted holds m moved up
+ * one lane, then two lanes, `vectors` vectors each. */
+static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[MAX_VECTORS], uint64_t *lane0,
+                                                                    uint64_t *carry, const uint64_t *m,
+                                                                    const uint64_t *shifted, const uint64_t m0,
+                                                                    const uint64_t m1, const uint64_t k0,
+                                                                    const int vectors) {
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
   const unsigned __int128 my = (unsigned __int128)m0 * y;
   const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
-  /* the second lane before this step becomes the lowest after it */
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
   *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
-  const __m512i *mv = (const __m512i *)m;
+  const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
 #pragma GCC unroll 5
-  for (int v = 0; v < vectors; v++) acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(mv + v), yv);
+  for (int v = 0; v < vectors; v++) {
+    acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(mv + v), yv);
+    acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
+  }
+}
+
+static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
+                                                                     uint64_t *carry, const uint64_t *shifted,
+                                                                     const uint64_t m0, const uint64_t m1,
+                                                                     const uint64_t k0, const int vectors) {
+  const __m512i zero = _mm512_setzero_si512();
+  const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
+  const unsigned __int128 my = (unsigned __int128)m0 * y;
+  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  /* position i + 2 is lane 2 until the shift */
+  const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
+  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *carry = dropped;
+  const __m512i yv = _mm512_set1_epi64((long long)y);
+  const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
 #pragma GCC unroll 5
-  for (int v = 0; v < vectors - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 1);
-  acc[vectors - 1] = _mm512_alignr_epi64(zero, acc[vectors - 1], 1);
+  for (int v = 0; v < vectors; v++) {
+    acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
+    acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up2 + v), yv);
+  }
 #pragma GCC unroll 5
-  for (int v = 0; v < vectors; v++) acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(mv + v), yv);
+  for (int v = 0; v < vectors - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 2);
+  acc[vectors - 1] = _mm512_alignr_epi64(zero, acc[vectors - 1], 2);
 }
 
 /* The two-lane almost-Montgomery square r[l] = a[l]^2 2^(-52 digits) mod
@@ -207,20 +231,21 @@ static inline __attribute__((always_inline)) void ams2_reduce_step(__m512i acc[M
  * the square t = a^2 and reduces it, instead of amm2_body's interleaving:
  * - a square needs each cross product once: about 30% fewer multiply-adds
  *   than a general product, and none of them waits for a quotient digit;
- * - the reduction is amm2_body's loop without the a b terms, so its
- *   accumulator chain per step is one multiply-add, one shift and one
- *   multiply-add instead of two of each; waiting on the quotient digit's
- *   scalar chain, its steps leave the vector pipes partly idle, and t's
- *   output vectors are computed in those slots, a block of 8 steps ahead
- *   of their use.
+ * - the reduction is amm2_body's loop without the a b terms, its steps
+ *   in pairs that share one shift of two digits (the multiply-adds and
+ *   the shifts go to the same two vector pipes, so a shift saved is a
+ *   multiply-add's slot); waiting on the quotient digit's scalar chain,
+ *   its steps leave those pipes partly idle, and t's output vectors are
+ *   computed in the idle slots, a block of 8 steps ahead of their use.
+ * sh[l] is m[l] moved up one digit, then two digits (k + 2 <= 8 vectors).
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
  * step before the scalar lowest digit reads its first position; vectors
  * past the last step are added at the end, where lane p of the
  * accumulator stands for position k + p. */
 static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2], const uint64_t *const a[2],
-                                                             const uint64_t *const m[2], const uint64_t k0[2],
-                                                             const int vectors, const int k) {
+                                                             const uint64_t *const m[2], const uint64_t *const sh[2],
+                                                             const uint64_t k0[2], const int vectors, const int k) {
   const __m512i zero = _mm512_setzero_si512();
   const int blocks = (k + LANES - 1) / LANES, columns = 2 * vectors;
   __m512i high_before[2] = {zero, zero}, t[2][2 * MAX_VECTORS], acc[2][MAX_VECTORS];
@@ -244,9 +269,12 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
       t[l][q + 2] = ams2_column_lane(a[l], &high_before[l], q + 2, k);
     }
-    for (int i = 8 * q; i < 8 * q + 8; i++)
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) {
 #pragma GCC unroll 2
-      for (int l = 0; l < 2; l++) ams2_reduce_step(acc[l], &lane0[l], &carry[l], m[l], m0[l], m1[l], k0[l], vectors);
+      for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
+#pragma GCC unroll 2
+      for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
+    }
   }
   /* the last block, and before it the vectors that remain */
 #pragma GCC unroll 2
@@ -255,9 +283,12 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 #pragma GCC unroll 10
     for (int c = blocks + 1; c < columns; c++) t[l][c] = ams2_column_lane(a[l], &high_before[l], c, k);
   }
-  for (int i = 8 * (blocks - 1); i < k; i++)
+  for (int i = 8 * (blocks - 1); i < k; i += 2) {
 #pragma GCC unroll 2
-    for (int l = 0; l < 2; l++) ams2_reduce_step(acc[l], &lane0[l], &carry[l], m[l], m0[l], m1[l], k0[l], vectors);
+    for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
+  }
   /* the vectors not added yet: c > blocks */
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
@@ -276,8 +307,8 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 
 #define AMS2(vectors, k)                                                                                 \
   static void ams2_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],            \
-                       const uint64_t k0[2]) {                                                                  \
-    ams2_body(r, a, m, k0, vectors, k);                                                                         \
+                       const uint64_t *const sh[2], const uint64_t k0[2]) {                                                                  \
+    ams2_body(r, a, m, sh, k0, vectors, k);                                                                         \
   }
 AMS2(3, 20)
 
@@ -285,7 +316,7 @@ typedef void amm2_fn(uint64_t *const r[2], const uint64_t *const a[2], const uin
                      const uint64_t *const m[2], const uint64_t k0[2]);
 
 typedef void ams2_fn(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],
-                     const uint64_t k0[2]);
+                     const uint64_t *const sh[2], const uint64_t k0[2]);
 
 static amm2_fn *amm2_for(size_t k) {
   switch (k) {
@@ -347,9 +378,11 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
   }
 }
 
-/* Per lane: table (entries values), then m, R'^2, accumulator, selected
- * entry, the constant 1; each value `stride` digits. */
-enum { SLOTS_AFTER_TABLE = 5 };
+/* Per lane: table (entries values), then m, m moved up one digit and two
+ * digits (for ams2, whose 20 digits leave room in a stride of 24), R'^2,
+ * accumulator, selected entry, the constant 1; each value `stride`
+ * digits. */
+enum { SLOTS_AFTER_TABLE = 7 };
 
 static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                                const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
@@ -370,20 +403,23 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   crisp_limb *const result[2] = {r0, r1};
   const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
   const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
-  uint64_t *table[2], *m52[2], *square[2], *acc[2], *selected[2], *one[2];
+  uint64_t *table[2], *m52[2], *m_up[2], *square[2], *acc[2], *selected[2], *one[2];
   for (int l = 0; l < 2; l++) {
     table[l] = scratch + l * lane_digits;
     m52[l] = table[l] + entries * stride;
-    square[l] = m52[l] + stride;
+    m_up[l] = m52[l] + stride;
+    square[l] = m_up[l] + 2 * stride;
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
     one[l][0] = 1;
     crisp_bn52_from64(m52[l], k, mod[l], n, 0);
+    for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
+    for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
     crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l]);
     crisp_bn52_from64(acc[l], k, base[l], n, 0);
   }
-  const uint64_t *const m[2] = {m52[0], m52[1]};
+  const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   {
@@ -410,7 +446,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   for (size_t window = windows - 1; window-- > 0;) {
     for (unsigned i = 0; i < w; i++) {
       if (ams2)
-        ams2(accumulator, accumulator_in, m, k0);
+        ams2(accumulator, accumulator_in, m, m_shifted, k0);
       else
         amm2(accumulator, accumulator_in, accumulator_in, m, k0);
     }
