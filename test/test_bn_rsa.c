@@ -119,6 +119,93 @@ static void test_mod_exp2(void **state) {
   }
 }
 
+/* Operands at the edges of the dual kernel's arithmetic, at the sizes it
+ * takes: moduli of all ones (every radix 2^52 digit at its maximum, and the
+ * almost-reduced values below 2m near 2^(64n + 1)), a full top limb with
+ * the rest zero but the lowest bit, a top limb of 1; bases m - 1, m - 2,
+ * all ones below m, a single top bit; exponents all ones (every window's
+ * squarings of the largest values) and random. Against GMP, or the
+ * generic single exponentiation without it. */
+static void fill_edge_modulus(crisp_limb *m, size_t n, int shape) {
+  switch (shape) {
+    case 0: /* all ones */
+      memset(m, 0xff, n * sizeof *m);
+      break;
+    case 1: /* 2^(64n - 1) + 1 */
+      memset(m, 0, n * sizeof *m);
+      m[n - 1] = (crisp_limb)1 << 63;
+      m[0] = 1;
+      break;
+    case 2: /* a top limb of 1, all ones below */
+      memset(m, 0xff, n * sizeof *m);
+      m[n - 1] = 1;
+      break;
+    default: /* random with the top bit set */
+      fill_modulus(m, n);
+      m[n - 1] |= (crisp_limb)1 << 63;
+  }
+}
+
+/* x -= small, borrowing across limbs (x >= small). */
+static void subtract_small(crisp_limb *x, size_t n, crisp_limb small) {
+  crisp_limb borrow = small;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb before = x[i];
+    x[i] -= borrow;
+    borrow = x[i] > before;
+  }
+}
+
+static void fill_edge_base(crisp_limb *b, const crisp_limb *m, size_t n, int shape) {
+  switch (shape) {
+    case 0: /* m - 1 */
+    case 1: /* m - 2 */
+      memcpy(b, m, n * sizeof *b);
+      subtract_small(b, n, shape == 0 ? 1 : 2);
+      break;
+    case 2: /* all ones below m's top limb */
+      memset(b, 0xff, n * sizeof *b);
+      b[n - 1] = m[n - 1] - 1;
+      break;
+    default: /* one bit: the top one, or 2^(64(n-1)) when m's top limb is at most 2^63 */
+      memset(b, 0, n * sizeof *b);
+      b[n - 1] = m[n - 1] > (crisp_limb)1 << 63 ? (crisp_limb)1 << 63 : 1;
+  }
+}
+
+static void test_mod_exp2_edges(void **state) {
+  (void)state;
+  static const size_t sizes[] = {16, 24, 32};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    const size_t n = sizes[s];
+    for (int modulus = 0; modulus < 4; modulus++) {
+      for (int base = 0; base < 4; base++) {
+        for (int exponent = 2; exponent < 4; exponent++) {
+          const size_t en = n;
+          crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
+          crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+          fill_edge_modulus(m0, n, modulus);
+          fill_edge_modulus(m1, n, (modulus + 1) % 4);
+          fill_edge_base(b0, m0, n, base);
+          fill_edge_base(b1, m1, n, (base + 2) % 4);
+          assert_true(bn_less_than(b0, m0, n) && bn_less_than(b1, m1, n));
+          fill_exponent(e0, en, exponent);
+          fill_exponent(e1, en, exponent == 2 ? 3 : 2);
+          reference_power(want0, b0, e0, en, m0, n);
+          reference_power(want1, b1, e1, en, m1, n);
+          const char *name;
+          FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+            assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
+            if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+              fail_msg("bn_mod_exp2 %s: n=%zu modulus=%d base=%d exponent=%d differs from the reference", name, n,
+                       modulus, base, exponent);
+          }
+        }
+      }
+    }
+  }
+}
+
 /* Long exponents at the sizes the dual kernel takes, against the single
  * exponentiation on the generic kernels (checked against GMP in test_bn). */
 static void test_mod_exp2_long(void **state) {
@@ -415,6 +502,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_mod_exp2, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_long, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_edges, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_errors, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),

@@ -16,8 +16,9 @@
  * registers (which costs several cycles each way).
  * Both lanes use the same fixed windows (the exponents have one length);
  * each window's table entry is read by a scan of the whole table under a
- * lane mask, so no address depends on an exponent. Conversions in and out,
- * R'^2 and the final subtraction are those of the single kernel
+ * mask, so no address depends on an exponent. At 20 digits the ladder's
+ * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
+ * and the final subtraction are those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
@@ -34,6 +35,41 @@
 
 /* Digits in a padded value: k rounded up to whole vectors. */
 static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; }
+
+/* r = acc + carry (at position 0) with every digit below 2^52, for a
+ * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
+ * with whole-vector stores (which the next product's aligned loads of r
+ * can take straight from the store queue). One pass moves each digit's bits above
+ * 52 into the next digit; what can still carry is a digit at 2^52 or a
+ * little above (it generates a carry) and a run of digits of all ones
+ * (each passes one on): the digits that gain one are found at once by an
+ * integer addition over one bit per digit, as in a carry-lookahead adder.
+ * No branch and no address depends on the digits. */
+static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
+                                                                  uint64_t carry, const int vectors) {
+  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
+  __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
+  uint64_t generate = 0, propagate = 0;
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    /* high_before lane 0 starts as the carry into position 0, then holds
+     * the previous vector's top digit's high bits */
+    const __m512i high = _mm512_srli_epi64(acc[v], CRISP_BN52_BITS);
+    const __m512i in = v ? _mm512_alignr_epi64(high, high_before, 7)
+                         : _mm512_add_epi64(_mm512_alignr_epi64(high, zero, 7), high_before);
+    digit[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), in);
+    high_before = high;
+    generate |= (uint64_t)_mm512_cmpgt_epu64_mask(digit[v], mask) << (LANES * v);
+    propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(digit[v], mask) << (LANES * v);
+  }
+  const uint64_t plus_one = ((generate << 1) + propagate) ^ propagate;
+  const __m512i one = _mm512_set1_epi64(1);
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    const __m512i sum = _mm512_mask_add_epi64(digit[v], (__mmask8)(plus_one >> (LANES * v)), digit[v], one);
+    _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
+  }
+}
 
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
@@ -89,19 +125,7 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
       }
     }
   }
-  /* Normalise as the single kernel does: the vector lanes, then one carry
-   * pass from the last dropped digit's carry, in r itself. */
-  for (int l = 0; l < 2; l++) {
-#pragma GCC unroll 5
-    for (int v = 0; v < vectors; v++)
-      _mm512_store_si512((__m512i *)r[l] + v, acc[l][v]);
-    uint64_t c = carry[l];
-    for (int j = 0; j < digits; j++) {
-      const uint64_t sum = r[l][j] + c;
-      r[l][j] = sum & CRISP_BN52_MASK;
-      c = sum >> CRISP_BN52_BITS;
-    }
-  }
+  for (int l = 0; l < 2; l++) normalize_lane(r[l], acc[l], carry[l], vectors);
 }
 
 #define AMM2(vectors, digits)                                                                                  \
@@ -113,8 +137,186 @@ AMM2(3, 20)
 AMM2(4, 32)
 AMM2(5, 40)
 
+/* One output vector c of the square t = a^2 for one lane (positions
+ * 8c .. 8c+7): the cross products a_x a_y (x < y) once, doubled, plus the
+ * diagonal a_x^2. Row x needs the digits a[8c - x ..] under a lane mask
+ * (x < y < k), read unaligned; masked lanes are not read, so only digits
+ * of a are. The high halves belong one position up: high_before carries
+ * the previous vector's into this one. Two sums per half (even and odd
+ * rows) keep the chains short. */
+static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint64_t *a, __m512i *high_before,
+                                                                      const int c, const int k) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i low[2] = {zero, zero}, high[2] = {zero, zero};
+#pragma GCC unroll 40
+  for (int x = 0; x < k; x++) {
+    /* lane p holds y = 8c + p - x */
+    const int first = 2 * x - 8 * c + 1 > 0 ? 2 * x - 8 * c + 1 : 0;
+    const int end = k + x - 8 * c < LANES ? k + x - 8 * c : LANES;
+    if (first >= end) continue;
+    const __mmask8 lanes = (__mmask8)(((1u << end) - 1) & ~((1u << first) - 1));
+    const __m512i ax = _mm512_set1_epi64((long long)a[x]);
+    /* below a (vector 0, rows 1-3): a's first vector moved up x lanes */
+    const __m512i up = _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x - 8 * c));
+    const __m512i ay = 8 * c - x >= 0
+                           ? _mm512_maskz_loadu_epi64(lanes, a + (8 * c - x))
+                           : _mm512_maskz_permutexvar_epi64(lanes, up, _mm512_load_si512((const __m512i *)a));
+    low[x & 1] = _mm512_madd52lo_epu64(low[x & 1], ax, ay);
+    high[x & 1] = _mm512_madd52hi_epu64(high[x & 1], ax, ay);
+  }
+  /* the diagonal: a_x^2 at positions 2x (low half) and 2x + 1 (high half) */
+  const __m512i av = _mm512_load_si512((const __m512i *)a + c / 2);
+  const __m512i square_low = _mm512_madd52lo_epu64(zero, av, av);
+  const __m512i square_high = _mm512_madd52hi_epu64(zero, av, av);
+  const __m512i pick = c % 2 ? _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4) : _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+  const __m512i diagonal = _mm512_permutex2var_epi64(square_low, pick, square_high);
+  const __m512i high_sum = _mm512_add_epi64(high[0], high[1]);
+  const __m512i cross =
+      _mm512_add_epi64(_mm512_add_epi64(low[0], low[1]), _mm512_alignr_epi64(high_sum, *high_before, 7));
+  *high_before = high_sum;
+  return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
+}
+
+/* Reduction steps i (even) and i + 1 for one lane, with one shift of two
+ * digits after both: step i adds y m at lanes j and its high halves at
+ * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
+ * high halves at j + 2 (m moved up two lanes). shifted holds m moved up
+ * one lane, then two lanes, `vectors` vectors each. */
+static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[MAX_VECTORS], uint64_t *lane0,
+                                                                    uint64_t *carry, const uint64_t *m,
+                                                                    const uint64_t *shifted, const uint64_t m0,
+                                                                    const uint64_t m1, const uint64_t k0,
+                                                                    const int vectors) {
+  const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
+  const unsigned __int128 my = (unsigned __int128)m0 * y;
+  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
+  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *carry = dropped;
+  const __m512i yv = _mm512_set1_epi64((long long)y);
+  const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(mv + v), yv);
+    acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
+  }
+}
+
+static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
+                                                                     uint64_t *carry, const uint64_t *shifted,
+                                                                     const uint64_t m0, const uint64_t m1,
+                                                                     const uint64_t k0, const int vectors) {
+  const __m512i zero = _mm512_setzero_si512();
+  const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
+  const unsigned __int128 my = (unsigned __int128)m0 * y;
+  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  /* position i + 2 is lane 2 until the shift */
+  const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
+  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *carry = dropped;
+  const __m512i yv = _mm512_set1_epi64((long long)y);
+  const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
+    acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up2 + v), yv);
+  }
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 2);
+  acc[vectors - 1] = _mm512_alignr_epi64(zero, acc[vectors - 1], 2);
+}
+
+/* The two-lane almost-Montgomery square r[l] = a[l]^2 2^(-52 digits) mod
+ * m[l] (below 2 m[l]), with amm2_body's contract for b = a. It computes
+ * the square t = a^2 and reduces it, instead of amm2_body's interleaving:
+ * - a square needs each cross product once: about 30% fewer multiply-adds
+ *   than a general product, and none of them waits for a quotient digit;
+ * - the reduction is amm2_body's loop without the a b terms, its steps
+ *   in pairs that share one shift of two digits (the multiply-adds and
+ *   the shifts go to the same two vector pipes, so a shift saved is a
+ *   multiply-add's slot); waiting on the quotient digit's scalar chain,
+ *   its steps leave those pipes partly idle, and t's output vectors are
+ *   computed in the idle slots, a block of 8 steps ahead of their use.
+ * sh[l] is m[l] moved up one digit, then two digits (k + 2 <= 8 vectors).
+ * t's output vector c (positions 8c ..) enters the accumulator at step
+ * 8(c - 1), when it lines up with the accumulator's second vector, one
+ * step before the scalar lowest digit reads its first position; vectors
+ * past the last step are added at the end, where lane p of the
+ * accumulator stands for position k + p. */
+static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2], const uint64_t *const a[2],
+                                                             const uint64_t *const m[2], const uint64_t *const sh[2],
+                                                             const uint64_t k0[2], const int vectors, const int k) {
+  const __m512i zero = _mm512_setzero_si512();
+  const int blocks = (k + LANES - 1) / LANES, columns = 2 * vectors;
+  __m512i high_before[2] = {zero, zero}, t[2][2 * MAX_VECTORS], acc[2][MAX_VECTORS];
+  uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
+  #pragma GCC unroll 2
+  for (int l = 0; l < 2; l++) {
+    t[l][0] = ams2_column_lane(a[l], &high_before[l], 0, k);
+    t[l][1] = ams2_column_lane(a[l], &high_before[l], 1, k);
+    acc[l][0] = t[l][0];
+    acc[l][1] = t[l][1];
+#pragma GCC unroll 5
+    for (int v = 2; v < vectors; v++) acc[l][v] = zero;
+    lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
+    m0[l] = m[l][0], m1[l] = m[l][1];
+  }
+  /* blocks of 8 steps; before each, the vector the next block adds */
+#pragma GCC unroll 5
+  for (int q = 0; q + 1 < blocks; q++) {
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) {
+      if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
+      t[l][q + 2] = ams2_column_lane(a[l], &high_before[l], q + 2, k);
+    }
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) {
+#pragma GCC unroll 2
+      for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
+#pragma GCC unroll 2
+      for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
+    }
+  }
+  /* the last block, and before it the vectors that remain */
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++) {
+    if (blocks > 1) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][blocks]);
+#pragma GCC unroll 10
+    for (int c = blocks + 1; c < columns; c++) t[l][c] = ams2_column_lane(a[l], &high_before[l], c, k);
+  }
+  for (int i = 8 * (blocks - 1); i < k; i += 2) {
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
+  }
+  /* the vectors not added yet: c > blocks */
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++) {
+    __m512i late[2 * MAX_VECTORS + 1], sum[MAX_VECTORS];
+#pragma GCC unroll 11
+    for (int c = 0; c <= columns; c++) late[c] = c > blocks && c < columns ? t[l][c] : zero;
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) {
+      const int base = k / LANES + v;
+      const __m512i upper = k % LANES ? _mm512_alignr_epi64(late[base + 1], late[base], LANES / 2) : late[base];
+      sum[v] = _mm512_add_epi64(acc[l][v], upper);
+    }
+    normalize_lane(r[l], sum, carry[l], vectors);
+  }
+}
+
+#define AMS2(vectors, k)                                                                                 \
+  static void ams2_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],            \
+                       const uint64_t *const sh[2], const uint64_t k0[2]) {                                                                  \
+    ams2_body(r, a, m, sh, k0, vectors, k);                                                                         \
+  }
+AMS2(3, 20)
+
 typedef void amm2_fn(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],
                      const uint64_t *const m[2], const uint64_t k0[2]);
+
+typedef void ams2_fn(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],
+                     const uint64_t *const sh[2], const uint64_t k0[2]);
 
 static amm2_fn *amm2_for(size_t k) {
   switch (k) {
@@ -125,35 +327,69 @@ static amm2_fn *amm2_for(size_t k) {
   }
 }
 
+/* The dedicated square where it beats amm2_body: at 32 and 40 digits the
+ * cross products' partly masked vectors and the longer reduction (its
+ * multiply-adds then fill the idle slots by themselves) leave it behind
+ * (README, performance notes); there the ladder squares with amm2. */
+static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
+
 /* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
- * read, the wanted one kept by a lane mask. One output vector at a time,
- * so its accumulator stays in a register across the whole scan. */
+ * read in full, the wanted one kept by an AND with an all-ones vector made
+ * by arithmetic (a masked load could skip the memory of the entries it
+ * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
+ * lanes' output vectors are built in one pass over the entries, the
+ * comparison made once per entry and lane. */
+static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
+                                                                size_t entries, const crisp_limb index[2],
+                                                                const int vectors) {
+  __m512i acc[2][MAX_VECTORS];
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+  const __m512i wanted[2] = {_mm512_set1_epi64((long long)index[0]), _mm512_set1_epi64((long long)index[1])};
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++)
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
+  for (size_t j = 0; j < entries; j++) {
+    const __m512i entry_number = _mm512_set1_epi64((long long)j);
+#pragma GCC unroll 2
+    for (int l = 0; l < 2; l++) {
+      /* all ones when the index is j: (x | -x) >> 63 is 0 only for x = 0 */
+      const __m512i differ = _mm512_xor_si512(wanted[l], entry_number);
+      const __m512i nonzero = _mm512_srli_epi64(_mm512_or_si512(differ, _mm512_sub_epi64(zero, differ)), 63);
+      const __m512i keep = _mm512_sub_epi64(nonzero, one);
+      const __m512i *entry = (const __m512i *)table[l] + j * (size_t)vectors;
+#pragma GCC unroll 5
+      for (int v = 0; v < vectors; v++)
+        acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
+    }
+  }
+#pragma GCC unroll 2
+  for (int l = 0; l < 2; l++)
+#pragma GCC unroll 5
+    for (int v = 0; v < vectors; v++) _mm512_store_si512((__m512i *)out[l] + v, acc[l][v]);
+}
+
 static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries, const crisp_limb index[2],
                     size_t stride) {
-  const size_t vectors = stride / LANES;
-  for (int l = 0; l < 2; l++) {
-    const __m512i wanted = _mm512_set1_epi64((long long)index[l]);
-    for (size_t v = 0; v < vectors; v++) {
-      __m512i acc = _mm512_setzero_si512();
-      const __m512i *entry = (const __m512i *)table[l] + v;
-      for (size_t j = 0; j < entries; j++, entry += vectors) {
-        const __mmask8 take = _mm512_cmpeq_epi64_mask(wanted, _mm512_set1_epi64((long long)j));
-        acc = _mm512_mask_mov_epi64(acc, take, _mm512_load_si512(entry));
-      }
-      _mm512_store_si512((__m512i *)out[l] + v, acc);
-    }
+  switch (stride / LANES) {
+    case 3: gather2_body(out, table, entries, index, 3); break;
+    case 4: gather2_body(out, table, entries, index, 4); break;
+    default: gather2_body(out, table, entries, index, MAX_VECTORS); break;
   }
 }
 
-/* Per lane: table (entries values), then m, R'^2, accumulator, selected
- * entry, the constant 1; each value `stride` digits. */
-enum { SLOTS_AFTER_TABLE = 5 };
+/* Per lane: table (entries values), then m, m moved up one digit and two
+ * digits (for ams2, whose 20 digits leave room in a stride of 24), R'^2,
+ * accumulator, selected entry, the constant 1; each value `stride`
+ * digits. */
+enum { SLOTS_AFTER_TABLE = 7 };
 
 static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                                const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
                                const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1) {
   const size_t k = crisp_bn52_limbs(n);
   amm2_fn *amm2 = amm2_for(k);
+  ams2_fn *ams2 = ams2_for(k);
   if (!amm2) return CRISP_E_UNSUPPORTED;
   const size_t stride = padded_digits(k);
   const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
@@ -167,20 +403,23 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   crisp_limb *const result[2] = {r0, r1};
   const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
   const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
-  uint64_t *table[2], *m52[2], *square[2], *acc[2], *selected[2], *one[2];
+  uint64_t *table[2], *m52[2], *m_up[2], *square[2], *acc[2], *selected[2], *one[2];
   for (int l = 0; l < 2; l++) {
     table[l] = scratch + l * lane_digits;
     m52[l] = table[l] + entries * stride;
-    square[l] = m52[l] + stride;
+    m_up[l] = m52[l] + stride;
+    square[l] = m_up[l] + 2 * stride;
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
     one[l][0] = 1;
     crisp_bn52_from64(m52[l], k, mod[l], n, 0);
+    for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
+    for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
     crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l]);
     crisp_bn52_from64(acc[l], k, base[l], n, 0);
   }
-  const uint64_t *const m[2] = {m52[0], m52[1]};
+  const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   {
@@ -205,7 +444,12 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, (windows - 1) * w, w);
   gather2(accumulator, tables, entries, index, stride);
   for (size_t window = windows - 1; window-- > 0;) {
-    for (unsigned i = 0; i < w; i++) amm2(accumulator, accumulator_in, accumulator_in, m, k0);
+    for (unsigned i = 0; i < w; i++) {
+      if (ams2)
+        ams2(accumulator, accumulator_in, m, m_shifted, k0);
+      else
+        amm2(accumulator, accumulator_in, accumulator_in, m, k0);
+    }
     for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, window * w, w);
     gather2(chosen, tables, entries, index, stride);
     amm2(accumulator, accumulator_in, chosen_in, m, k0);
