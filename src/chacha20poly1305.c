@@ -84,12 +84,20 @@ static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const u
  * fills whole groups is better off with the key block alone: one more
  * block would cost a scalar block after the group anyway, and its own call
  * spares the copies through the buffer (and lets open check the tag before
- * it decrypts anything). */
+ * it decrypts anything). A kernel with a keyed entry (src/impl.h) takes the
+ * key block into the message's pass without the buffer, whole groups
+ * included; only an open in place still goes through the buffer, since the
+ * ciphertext it overwrites has yet to be authenticated. */
 #define SHORT_MAX (31 * 64)
 
 static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
   const size_t blocks = (len + 63) / 64;
   return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
+}
+
+/* The keyed entry takes len: key block and message in one pass. */
+static int keyed_pass(const crisp_chacha20_impl *chacha, size_t len) {
+  return chacha->keyed_stream && len <= chacha->keyed_max && len <= SHORT_MAX;
 }
 
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
@@ -126,6 +134,14 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
                       size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
+  if (keyed_pass(chacha, len)) {
+    uint8_t key_block[64];
+    chacha->keyed_stream(key_block, ct, pt, len, state);
+    crisp_wipe(state, 16 * sizeof *state);
+    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, tag);
+    crisp_wipe(key_block, sizeof key_block);
+    return;
+  }
   if (key_block_joins(chacha, len)) {
     uint8_t buffer[64 + SHORT_MAX];
     memset(buffer, 0, 64);
@@ -153,7 +169,21 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   uint8_t expected[MAC_BLOCK];
-  if (len <= SHORT_MAX && !key_block_joins(chacha, len)) {
+  if (keyed_pass(chacha, len) && pt != ct) {
+    /* Apart, the ciphertext outlives the pass: the message decrypted
+     * straight into pt with the key block, then the tag over ct, and pt
+     * kept or zeroed by mask. */
+    uint8_t key_block[64];
+    chacha->keyed_stream(key_block, pt, ct, len, state);
+    crisp_wipe(state, 16 * sizeof *state);
+    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, expected);
+    crisp_wipe(key_block, sizeof key_block);
+    const int bad = tags_differ(expected, tag);
+    crisp_wipe(expected, sizeof expected);
+    if (len) keep_or_zero(pt, len, (uint64_t)bad - 1);
+    return verdict_status(bad);
+  }
+  if (len <= SHORT_MAX && !keyed_pass(chacha, len) && !key_block_joins(chacha, len)) {
     /* The key block on its own and the tag first, then the message
      * decrypted straight into pt and kept or zeroed by mask: one pass over
      * pt where the buffer below takes three. */
@@ -170,11 +200,16 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     return verdict_status(bad);
   }
   if (len <= SHORT_MAX) {
-    /* The plaintext stays in the buffer until the tag has verified. */
+    /* The plaintext stays in the buffer until the tag has verified (in
+     * place, the ciphertext it overwrites is still to be authenticated). */
     uint8_t buffer[64 + SHORT_MAX];
-    memset(buffer, 0, 64);
-    if (len) memcpy(buffer + 64, ct, len);
-    chacha->xor_stream(buffer, buffer, 64 + len, state);
+    if (keyed_pass(chacha, len)) {
+      chacha->keyed_stream(buffer, buffer + 64, ct, len, state);
+    } else {
+      memset(buffer, 0, 64);
+      if (len) memcpy(buffer + 64, ct, len);
+      chacha->xor_stream(buffer, buffer, 64 + len, state);
+    }
     crisp_wipe(state, 16 * sizeof *state);
     mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
     const int bad = tags_differ(expected, tag);

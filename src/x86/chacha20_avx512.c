@@ -8,7 +8,10 @@
  * CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
- * the AVX2 code's scalar path. */
+ * the AVX2 code's scalar path. The AEAD's short messages take the keyed
+ * entry (chacha20_lanes_keyed): the Poly1305 key block joins the message's
+ * pass, as a lane of a group or, when the message fills a group, on the
+ * general-purpose registers beside it, so no lone block is left over. */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -80,8 +83,22 @@ static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out
   }
 }
 
-static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in,
-                                                                           __m512i x[16], size_t len) {
+/* Lane `lane` of a group: with keyed, lane 0 is the key block, stored as
+ * it is, and lane j the message's block j - 1. */
+static inline __attribute__((always_inline)) void store_lane(uint8_t *key_block, uint8_t *out, const uint8_t *in,
+                                                             __m512i keystream, size_t lane, size_t len,
+                                                             int keyed) {
+  if (!keyed)
+    xor_block_partial(out, in, keystream, lane, len);
+  else if (lane == 0)
+    _mm512_storeu_si512((void *)key_block, keystream);
+  else
+    xor_block_partial(out, in, keystream, lane - 1, len);
+}
+
+static inline __attribute__((always_inline)) void xor_store_avx512_lanes(uint8_t *key_block, uint8_t *out,
+                                                                         const uint8_t *in, __m512i x[16],
+                                                                         size_t len, int keyed) {
 #pragma GCC unroll 4
   for (int quarter = 0; quarter < 4; quarter++)
     transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
@@ -91,13 +108,14 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
                   t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
                   t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
-    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len);
-    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len);
-    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len);
-    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len);
+    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len, keyed);
+    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len, keyed);
+    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len, keyed);
+    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len, keyed);
   }
 }
-#define V_XOR_STORE_PARTIAL xor_store_avx512_partial
+#define V_XOR_STORE_PARTIAL(out, in, x, len) xor_store_avx512_lanes(NULL, (out), (in), (x), (len), 0)
+#define V_XOR_STORE_KEYED(key_block, out, in, x, len) xor_store_avx512_lanes((key_block), (out), (in), (x), (len), 1)
 
 #include "chacha20_lanes.h"
 
@@ -111,10 +129,17 @@ void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, cons
   chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
 }
 
+static void chacha20_keyed_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                                  const uint32_t state[16]) {
+  chacha20_lanes_keyed(key_block, out, in, len, state);
+}
+
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
     .info = {"avx512", CRISP_LEVEL_AVX512,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
                  CRISP_CPU_AVX512DQ},
     .xor_stream = crisp_chacha20_xor_avx512,
     .group_blocks = LANES,
+    .keyed_stream = chacha20_keyed_avx512,
+    .keyed_max = CHACHA20_KEYED_MAX,
 };
