@@ -95,9 +95,13 @@ static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
   return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
 }
 
+/* The most a keyed entry is given (an open in place buffers it). */
+#define KEYED_MAX (32 * 64)
+static_assert(KEYED_MAX >= SHORT_MAX, "the open's buffer holds either path's message");
+
 /* The keyed entry takes len: key block and message in one pass. */
 static int keyed_pass(const crisp_chacha20_impl *chacha, size_t len) {
-  return chacha->keyed_stream && len <= chacha->keyed_max && len <= SHORT_MAX;
+  return chacha->keyed_stream && len <= chacha->keyed_max && len <= KEYED_MAX;
 }
 
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
@@ -169,7 +173,8 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   uint8_t expected[MAC_BLOCK];
-  if (keyed_pass(chacha, len) && pt != ct) {
+  const int keyed = keyed_pass(chacha, len);
+  if (keyed && pt != ct) {
     /* Apart, the ciphertext outlives the pass: the message decrypted
      * straight into pt with the key block, then the tag over ct, and pt
      * kept or zeroed by mask. */
@@ -183,7 +188,7 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     if (len) keep_or_zero(pt, len, (uint64_t)bad - 1);
     return verdict_status(bad);
   }
-  if (len <= SHORT_MAX && !keyed_pass(chacha, len) && !key_block_joins(chacha, len)) {
+  if (!keyed && len <= SHORT_MAX && !key_block_joins(chacha, len)) {
     /* The key block on its own and the tag first, then the message
      * decrypted straight into pt and kept or zeroed by mask: one pass over
      * pt where the buffer below takes three. */
@@ -199,11 +204,11 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(state, 16 * sizeof *state);
     return verdict_status(bad);
   }
-  if (len <= SHORT_MAX) {
+  if (keyed || len <= SHORT_MAX) {
     /* The plaintext stays in the buffer until the tag has verified (in
      * place, the ciphertext it overwrites is still to be authenticated). */
-    uint8_t buffer[64 + SHORT_MAX];
-    if (keyed_pass(chacha, len)) {
+    uint8_t buffer[64 + KEYED_MAX];
+    if (keyed) {
       chacha->keyed_stream(buffer, buffer + 64, ct, len, state);
     } else {
       memset(buffer, 0, 64);

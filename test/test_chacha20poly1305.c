@@ -361,18 +361,17 @@ static void test_forgery(void **state) {
   }
 }
 
-/* One open path per length: the key block joined to the message (67; on a
- * kernel with a keyed entry as a lane of one group, 960, beside a full group
- * on the general-purpose registers, 1024, as a lane of two groups, 1025 and
- * 1984, the most it takes), whole kernel groups with the tag checked first
- * (1024 without a keyed entry), the key block on its own past the keyed
- * entry's reach (1985), chunks decrypted as they go (5000). A flipped bit in
- * the tag, the AD or the ciphertext must leave zeros wherever the plaintext
- * would have gone, apart and in place. */
+/* One open path per length: the key block joined to the message (67), on a
+ * kernel with a keyed entry beside one group (960, 1024) or two (1025,
+ * 2048, the most it takes), whole kernel groups with the tag checked first
+ * (1024 without a keyed entry), the key block on its own past both (2049),
+ * chunks decrypted as they go (5000). A flipped bit in the tag, the AD or
+ * the ciphertext must leave zeros wherever the plaintext would have gone,
+ * apart and in place. */
 static void test_forgery_every_path(void **state) {
   (void)state;
   enum { MAX = 5000, AD = 5 };
-  static const size_t lengths[] = {67, 960, 1024, 1025, 1984, 1985, MAX};
+  static const size_t lengths[] = {67, 960, 1024, 1025, 2048, 2049, MAX};
   static uint8_t pt[MAX], ct[MAX], out[MAX];
   uint8_t key[32], nonce[12], ad[AD], tag[16];
   test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
@@ -406,15 +405,17 @@ static void test_forgery_every_path(void **state) {
 
 /* Every ChaCha20 implementation with every Poly1305 one (the AEAD runs the
  * two dispatched kernels side by side), at the lengths where the one-shot
- * paths meet: the key block in a group's lane, beside a full group, in two
- * groups, alone; whole groups of 4, 8 and 16 blocks, 31, 32 and 33 blocks.
- * Seal against generic with generic, open apart and in place, and a forged
+ * paths meet: the key block in the message's last group, beside one or two
+ * groups (the keyed entries: up to 8, 16 and 32 blocks), alone; whole
+ * groups of 4, 8 and 16 blocks, 31, 32 and 33 blocks. Seal against generic
+ * with generic, apart and in place, open apart and in place, and a forged
  * open that leaves zeros. */
 static void test_every_impl_pair(void **state) {
   (void)state;
   enum { MAX = 2200 };
   static const size_t lengths[] = {0,   1,   63,  64,  65,   255,  256,  257,  511,  512,  513,  959,  960,
-                                   961, 1023, 1024, 1025, 1087, 1088, 1089, 1983, 1984, 1985, 2047, 2048, 2112};
+                                   961, 1023, 1024, 1025, 1087, 1088, 1089, 1983, 1984, 1985, 2047, 2048, 2049,
+                                   2112};
   static uint8_t pt[MAX], want[MAX], got[MAX], out[MAX];
   uint8_t key[32], nonce[12], ad[33], want_tag[16], tag[16];
   const char *chacha, *poly;

@@ -8,10 +8,9 @@
  * CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
- * the AVX2 code's scalar path. The AEAD's short messages take the keyed
- * entry (chacha20_lanes_keyed): the Poly1305 key block joins the message's
- * pass, as a lane of a group or, when the message fills a group, on the
- * general-purpose registers beside it, so no lone block is left over. */
+ * the AVX2 code's scalar path. The AEAD's messages up to two groups take
+ * the keyed entry: the Poly1305 key block beside the groups, on the
+ * general-purpose registers (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,6 +34,7 @@
 #define V_LANE_INDEX _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define V_XOR_STORE xor_store_avx512
 #define CHACHA20_TWO_GROUPS 1
+#define CHACHA20_KEYED 1
 
 static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
   const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
@@ -83,22 +83,8 @@ static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out
   }
 }
 
-/* Lane `lane` of a group: with keyed, lane 0 is the key block, stored as
- * it is, and lane j the message's block j - 1. */
-static inline __attribute__((always_inline)) void store_lane(uint8_t *key_block, uint8_t *out, const uint8_t *in,
-                                                             __m512i keystream, size_t lane, size_t len,
-                                                             int keyed) {
-  if (!keyed)
-    xor_block_partial(out, in, keystream, lane, len);
-  else if (lane == 0)
-    _mm512_storeu_si512((void *)key_block, keystream);
-  else
-    xor_block_partial(out, in, keystream, lane - 1, len);
-}
-
-static inline __attribute__((always_inline)) void xor_store_avx512_lanes(uint8_t *key_block, uint8_t *out,
-                                                                         const uint8_t *in, __m512i x[16],
-                                                                         size_t len, int keyed) {
+static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8_t *out, const uint8_t *in,
+                                                                           __m512i x[16], size_t len) {
 #pragma GCC unroll 4
   for (int quarter = 0; quarter < 4; quarter++)
     transpose4(&x[4 * quarter], &x[4 * quarter + 1], &x[4 * quarter + 2], &x[4 * quarter + 3]);
@@ -108,14 +94,13 @@ static inline __attribute__((always_inline)) void xor_store_avx512_lanes(uint8_t
                   t1 = _mm512_shuffle_i32x4(x[m], x[4 + m], 0xee);
     const __m512i t2 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0x44),
                   t3 = _mm512_shuffle_i32x4(x[8 + m], x[12 + m], 0xee);
-    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len, keyed);
-    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len, keyed);
-    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len, keyed);
-    store_lane(key_block, out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len, keyed);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0x88), m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t0, t2, 0xdd), 4 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0x88), 8 + m, len);
+    xor_block_partial(out, in, _mm512_shuffle_i32x4(t1, t3, 0xdd), 12 + m, len);
   }
 }
-#define V_XOR_STORE_PARTIAL(out, in, x, len) xor_store_avx512_lanes(NULL, (out), (in), (x), (len), 0)
-#define V_XOR_STORE_KEYED(key_block, out, in, x, len) xor_store_avx512_lanes((key_block), (out), (in), (x), (len), 1)
+#define V_XOR_STORE_PARTIAL xor_store_avx512_partial
 
 #include "chacha20_lanes.h"
 
