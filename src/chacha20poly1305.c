@@ -104,6 +104,36 @@ static int keyed_pass(const crisp_chacha20_impl *chacha, size_t len) {
   return chacha->keyed_stream && len <= chacha->keyed_max && len <= KEYED_MAX;
 }
 
+/* Long messages: where the kernel has a keyed entry and may_join (not an
+ * open in place, whose ciphertext is authenticated before it is
+ * overwritten), the key block comes beside the message's first blocks,
+ * out from in, so no block is left to a pass of its own; else it comes
+ * alone. Then the AD. Returns how many message bytes are done (a multiple
+ * of 64, less than len); state[12] is left at the next block. */
+static size_t mac_start_long(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16], uint8_t *out,
+                             const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len, int may_join) {
+  size_t prefix = 0;
+  if (may_join && chacha->keyed_stream) prefix = chacha->keyed_max < KEYED_MAX ? chacha->keyed_max : KEYED_MAX;
+  if (prefix == 0 || prefix >= len) {
+    mac_start(mac, chacha, state, ad, ad_len);
+    return 0;
+  }
+  uint8_t key_block[64];
+  chacha->keyed_stream(key_block, out, in, prefix, state);
+  mac->impl = crisp_active_poly1305();
+  mac->impl->init(mac->state, key_block);
+  crisp_wipe(key_block, sizeof key_block);
+  state[12] = 1 + (uint32_t)(prefix / 64);
+  mac_padded(mac, ad, ad_len);
+  return prefix;
+}
+
+/* Bytes from done to the next chunk boundary or the end. */
+static size_t chunk_from(size_t done, size_t len) {
+  const size_t end = (done / CHUNK + 1) * CHUNK;
+  return (end < len ? end : len) - done;
+}
+
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
                              const uint8_t *ct, size_t len, uint8_t tag[16]) {
   mac->impl = crisp_active_poly1305();
@@ -157,12 +187,14 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
     crisp_wipe(state, 16 * sizeof *state);
     return;
   }
-  mac_start(&mac, chacha, state, ad, ad_len);
-  for (size_t done = 0; done < len; done += CHUNK) {
-    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+  const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len, 1);
+  mac_padded(&mac, ct, prefix);
+  for (size_t done = prefix; done < len;) {
+    const size_t n = chunk_from(done, len);
     chacha->xor_stream(ct + done, pt + done, n, state);
-    state[12] += CHUNK / 64;
+    state[12] += (uint32_t)(n / 64);
     mac_padded(&mac, ct + done, n);
+    done += n;
   }
   mac_lengths(&mac, ad_len, len, tag);
   crisp_wipe(state, 16 * sizeof *state);
@@ -229,12 +261,14 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(buffer, 64 + len);
     return verdict_status(bad);
   }
-  mac_start(&mac, chacha, state, ad, ad_len);
-  for (size_t done = 0; done < len; done += CHUNK) {
-    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+  const size_t prefix = mac_start_long(&mac, chacha, state, pt, ct, len, ad, ad_len, pt != ct);
+  mac_padded(&mac, ct, prefix);
+  for (size_t done = prefix; done < len;) {
+    const size_t n = chunk_from(done, len);
     mac_padded(&mac, ct + done, n); /* before the chunk is overwritten in place */
     chacha->xor_stream(pt + done, ct + done, n, state);
-    state[12] += CHUNK / 64;
+    state[12] += (uint32_t)(n / 64);
+    done += n;
   }
   crisp_wipe(state, 16 * sizeof *state);
   mac_lengths(&mac, ad_len, len, expected);

@@ -406,16 +406,17 @@ static void test_forgery_every_path(void **state) {
 /* Every ChaCha20 implementation with every Poly1305 one (the AEAD runs the
  * two dispatched kernels side by side), at the lengths where the one-shot
  * paths meet: the key block in the message's last group, beside one or two
- * groups (the keyed entries: up to 8, 16 and 32 blocks), alone; whole
- * groups of 4, 8 and 16 blocks, 31, 32 and 33 blocks. Seal against generic
+ * groups (the keyed entries: up to 8, 16 and 32 blocks), beside a long
+ * message's first blocks, alone; whole groups of 4, 8 and 16 blocks, 31, 32
+ * and 33 blocks, the front-end's 16 KiB chunks. Seal against generic
  * with generic, apart and in place, open apart and in place, and a forged
  * open that leaves zeros. */
 static void test_every_impl_pair(void **state) {
   (void)state;
-  enum { MAX = 2200 };
-  static const size_t lengths[] = {0,   1,   63,  64,  65,   255,  256,  257,  511,  512,  513,  959,  960,
-                                   961, 1023, 1024, 1025, 1087, 1088, 1089, 1983, 1984, 1985, 2047, 2048, 2049,
-                                   2112};
+  enum { MAX = 33000 };
+  static const size_t lengths[] = {0,    1,    63,   64,    65,    255,   256,   257,   511,   512,  513,
+                                   959,  960,  961,  1023,  1024,  1025,  1087,  1088,  1089,  1983, 1984,
+                                   1985, 2047, 2048, 2049,  2112,  16383, 16384, 16385, 16447, 32832};
   static uint8_t pt[MAX], want[MAX], got[MAX], out[MAX];
   uint8_t key[32], nonce[12], ad[33], want_tag[16], tag[16];
   const char *chacha, *poly;
