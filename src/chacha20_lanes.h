@@ -274,9 +274,9 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups_and_key(uint8_t 
 #define CHACHA20_KEYED_MAX (LANES * 64)
 #endif
 
-/* The AEAD's messages of up to CHACHA20_KEYED_MAX bytes in one pass: the
- * keystream block at state[12] (the Poly1305 key block) to key_block, and
- * len bytes of in XORed with the blocks after it. */
+/* The AEAD's key block and up to CHACHA20_KEYED_MAX bytes of message in
+ * one pass: the keystream block at state[12] (the Poly1305 key block) to
+ * key_block, and len bytes of in XORed with the blocks after it. */
 static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
                                         const uint32_t state[16]) {
 #ifdef CHACHA20_TWO_GROUPS

@@ -168,10 +168,11 @@ typedef struct crisp_bn_mod_exp2_impl {
  * its Poly1305 key block its own call when the message fills whole groups,
  * and otherwise computes it in the message's last partial group.
  * keyed_stream, optional (NULL where absent): the keystream block at
- * state[12] written to key_block, and len bytes (at most keyed_max) of in
- * XORed with the keystream from the next block on, in one pass; out == in
- * allowed, key_block overlaps neither. The AEAD's short messages use it
- * where present. */
+ * state[12] written to key_block, and len bytes (at most keyed_max, a
+ * whole number of blocks) of in XORed with the keystream from the next
+ * block on, in one pass; out == in allowed, key_block overlaps neither.
+ * Where present, the AEAD takes its Poly1305 key block from it, with a
+ * short message whole or a long one's first keyed_max bytes. */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);

@@ -7,9 +7,9 @@
  * two shifts and an or). Meant for: AVX2 CPUs without AVX-512; a tail of at
  * least AVX2_TAIL_MIN_BLOCKS runs one 8-block group (the rounds are
  * latency-bound, so 3 blocks cost little less than 8), shorter ones the
- * scalar code. The AEAD's messages up to one group take the keyed entry:
- * the Poly1305 key block beside the group, on the general-purpose
- * registers (chacha20_lanes_keyed). */
+ * scalar code. The keyed entry, the AEAD's, takes up to one group with the
+ * Poly1305 key block beside it on the general-purpose registers
+ * (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>

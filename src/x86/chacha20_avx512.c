@@ -8,9 +8,9 @@
  * CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
- * the AVX2 code's scalar path. The AEAD's messages up to two groups take
- * the keyed entry: the Poly1305 key block beside the groups, on the
- * general-purpose registers (chacha20_lanes_keyed). */
+ * the AVX2 code's scalar path. The keyed entry, the AEAD's, takes up to two
+ * groups with the Poly1305 key block beside them on the general-purpose
+ * registers (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
