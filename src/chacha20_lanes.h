@@ -15,7 +15,8 @@
  * scrub after it (test_wipe checks it). Optionally CHACHA20_TWO_GROUPS with
  * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
  * for fewer bytes (masked loads and stores; without it a partial group goes
- * through a stack buffer). */
+ * through a stack buffer). Optionally CHACHA20_KEYED, for
+ * chacha20_lanes_keyed (the AEAD's key block beside a message's groups). */
 
 /* Declares p[16] = the rounds' words p0..p15 plus the block function's
  * input `state`, with `counter` (the lanes' block counters) for word 12:
@@ -56,27 +57,80 @@ static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *
 #endif
 }
 
+/* The key block: one more block, the one at state[12], on the
+ * general-purpose registers, its quarter-rounds placed among the vector
+ * ones. The vector rounds wait on their latency and the integer units are
+ * idle meanwhile, so the extra block costs next to nothing, where a block
+ * after the group would cost a pass of its own. Written only when with_key
+ * (a constant in each caller, so the other callers compile without it). */
+static inline uint32_t chacha20_rotl32(uint32_t x, int n) {
+  return (x << n) | (x >> (32 - n));
+}
+
+#define CHACHA20_KEY_QUARTER_ROUND(with_key, a, b, c, d) \
+  do {                                                   \
+    if (with_key) {                                      \
+      a += b, d = chacha20_rotl32(d ^ a, 16);            \
+      c += d, b = chacha20_rotl32(b ^ c, 12);            \
+      a += b, d = chacha20_rotl32(d ^ a, 8);             \
+      c += d, b = chacha20_rotl32(b ^ c, 7);             \
+    }                                                    \
+  } while (0)
+
+#define CHACHA20_KEY_START(k)                                                                                \
+  uint32_t k##0 = state[0], k##1 = state[1], k##2 = state[2], k##3 = state[3], k##4 = state[4];               \
+  uint32_t k##5 = state[5], k##6 = state[6], k##7 = state[7], k##8 = state[8], k##9 = state[9];               \
+  uint32_t k##10 = state[10], k##11 = state[11], k##12 = state[12], k##13 = state[13], k##14 = state[14];     \
+  uint32_t k##15 = state[15]
+
+#define CHACHA20_KEY_STORE(with_key, key_block, k)                                                            \
+  do {                                                                                                        \
+    if (with_key) {                                                                                           \
+      const uint32_t words[16] = {k##0, k##1, k##2,  k##3,  k##4,  k##5,  k##6,  k##7,                        \
+                                  k##8, k##9, k##10, k##11, k##12, k##13, k##14, k##15};                      \
+      for (int w = 0; w < 16; w++) crisp_store32_le((key_block) + 4 * w, words[w] + state[w]);               \
+    }                                                                                                         \
+  } while (0)
+
 /* len bytes (at most LANES blocks) of keystream XORed into in, from the
- * counter in state[12] (the caller advances it). */
-static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len,
-                                                           const uint32_t state[16]) {
-  const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
+ * counter in state[12] (the caller advances it); with_key, the key block
+ * at state[12] to key_block and the group from the counter after it. */
+static inline __attribute__((always_inline)) void chacha20_lanes_group_body(uint8_t *key_block, uint8_t *out,
+                                                                            const uint8_t *in, size_t len,
+                                                                            const uint32_t state[16],
+                                                                            const int with_key) {
+  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key ? 1 : 0)), V_LANE_INDEX);
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
   VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
   VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
+  CHACHA20_KEY_START(k);
   for (int i = 0; i < 10; i++) {
     CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
     CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);
     CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14);
     CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15);
     CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15);
     CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12);
     CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);
     CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
   }
+  CHACHA20_KEY_STORE(with_key, key_block, k);
   CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
+}
+
+static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len,
+                                                           const uint32_t state[16]) {
+  chacha20_lanes_group_body(NULL, out, in, len, state, 0);
 }
 
 #ifdef CHACHA20_TWO_GROUPS
@@ -94,10 +148,13 @@ static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const u
     b = V_XOR(b, c), f = V_XOR(f, g), b = V_ROTL7(b), f = V_ROTL7(f);   \
   } while (0)
 
-/* len bytes, more than one group and at most two. */
-static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len,
-                                                                const uint32_t state[16]) {
-  const VECTOR counter = V_ADD(V_SET1(state[12]), V_LANE_INDEX);
+/* len bytes, more than one group and at most two; with_key as in
+ * chacha20_lanes_group_body. */
+static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body(uint8_t *key_block, uint8_t *out,
+                                                                                 const uint8_t *in, size_t len,
+                                                                                 const uint32_t state[16],
+                                                                                 const int with_key) {
+  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key ? 1 : 0)), V_LANE_INDEX);
   const VECTOR counter2 = V_ADD(counter, V_SET1(LANES));
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
@@ -105,20 +162,35 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, co
   VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
   VECTOR y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = x4, y5 = x5, y6 = x6, y7 = x7;
   VECTOR y8 = x8, y9 = x9, y10 = x10, y11 = x11, y12 = counter2, y13 = x13, y14 = x14, y15 = x15;
+  CHACHA20_KEY_START(k);
   for (int i = 0; i < 10; i++) {
     CHACHA20_QUARTER_ROUND2(x0, x4, x8, x12, y0, y4, y8, y12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
     CHACHA20_QUARTER_ROUND2(x1, x5, x9, x13, y1, y5, y9, y13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);
     CHACHA20_QUARTER_ROUND2(x2, x6, x10, x14, y2, y6, y10, y14);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14);
     CHACHA20_QUARTER_ROUND2(x3, x7, x11, x15, y3, y7, y11, y15);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15);
     CHACHA20_QUARTER_ROUND2(x0, x5, x10, x15, y0, y5, y10, y15);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15);
     CHACHA20_QUARTER_ROUND2(x1, x6, x11, x12, y1, y6, y11, y12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12);
     CHACHA20_QUARTER_ROUND2(x2, x7, x8, x13, y2, y7, y8, y13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);
     CHACHA20_QUARTER_ROUND2(x3, x4, x9, x14, y3, y4, y9, y14);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
   }
+  CHACHA20_KEY_STORE(with_key, key_block, k);
   CHACHA20_FEED_FORWARD(x, counter);
   V_XOR_STORE(out, in, x);
   CHACHA20_FEED_FORWARD(y, counter2);
   chacha20_lanes_store(out + LANES * 64, in + LANES * 64, y, len - LANES * 64);
+}
+
+static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len,
+                                                                const uint32_t state[16]) {
+  chacha20_lanes_two_groups_body(NULL, out, in, len, state, 0);
 }
 #endif
 
@@ -183,3 +255,38 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
 #endif
   if (group) chacha20_lanes_scrub();
 }
+
+#ifdef CHACHA20_KEYED
+static __attribute__((noinline)) void chacha20_lanes_group_and_key(uint8_t key_block[64], uint8_t *out,
+                                                                   const uint8_t *in, size_t len,
+                                                                   const uint32_t state[16]) {
+  chacha20_lanes_group_body(key_block, out, in, len, state, 1);
+}
+
+#ifdef CHACHA20_TWO_GROUPS
+static __attribute__((noinline)) void chacha20_lanes_two_groups_and_key(uint8_t key_block[64], uint8_t *out,
+                                                                        const uint8_t *in, size_t len,
+                                                                        const uint32_t state[16]) {
+  chacha20_lanes_two_groups_body(key_block, out, in, len, state, 1);
+}
+#define CHACHA20_KEYED_MAX (2 * LANES * 64)
+#else
+#define CHACHA20_KEYED_MAX (LANES * 64)
+#endif
+
+/* The AEAD's key block and up to CHACHA20_KEYED_MAX bytes of message in
+ * one pass: the keystream block at state[12] (the Poly1305 key block) to
+ * key_block, and len bytes of in XORed with the blocks after it. */
+static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                                        const uint32_t state[16]) {
+#ifdef CHACHA20_TWO_GROUPS
+  if (len > LANES * 64) {
+    chacha20_lanes_two_groups_and_key(key_block, out, in, len, state);
+    chacha20_lanes_scrub_two_groups();
+    return;
+  }
+#endif
+  chacha20_lanes_group_and_key(key_block, out, in, len, state);
+  chacha20_lanes_scrub();
+}
+#endif

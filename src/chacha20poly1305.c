@@ -84,12 +84,54 @@ static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const u
  * fills whole groups is better off with the key block alone: one more
  * block would cost a scalar block after the group anyway, and its own call
  * spares the copies through the buffer (and lets open check the tag before
- * it decrypts anything). */
+ * it decrypts anything). A kernel with a keyed entry (src/impl.h) takes the
+ * key block into the message's pass without the buffer, whole groups
+ * included; only an open in place still goes through the buffer, since the
+ * ciphertext it overwrites has yet to be authenticated. */
 #define SHORT_MAX (31 * 64)
 
 static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
   const size_t blocks = (len + 63) / 64;
   return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
+}
+
+/* The most a keyed entry is given (an open in place buffers it). */
+#define KEYED_MAX (32 * 64)
+static_assert(KEYED_MAX >= SHORT_MAX, "the open's buffer holds either path's message");
+
+/* The keyed entry takes len: key block and message in one pass. */
+static int keyed_pass(const crisp_chacha20_impl *chacha, size_t len) {
+  return chacha->keyed_stream && len <= chacha->keyed_max && len <= KEYED_MAX;
+}
+
+/* Long messages: where the kernel has a keyed entry and may_join (not an
+ * open in place, whose ciphertext is authenticated before it is
+ * overwritten), the key block comes beside the message's first blocks,
+ * out from in, so no block is left to a pass of its own; else it comes
+ * alone. Then the AD. Returns how many message bytes are done (a multiple
+ * of 64, less than len); state[12] is left at the next block. */
+static size_t mac_start_long(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16], uint8_t *out,
+                             const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len, int may_join) {
+  size_t prefix = 0;
+  if (may_join && chacha->keyed_stream) prefix = chacha->keyed_max < KEYED_MAX ? chacha->keyed_max : KEYED_MAX;
+  if (prefix == 0 || prefix >= len) {
+    mac_start(mac, chacha, state, ad, ad_len);
+    return 0;
+  }
+  uint8_t key_block[64];
+  chacha->keyed_stream(key_block, out, in, prefix, state);
+  mac->impl = crisp_active_poly1305();
+  mac->impl->init(mac->state, key_block);
+  crisp_wipe(key_block, sizeof key_block);
+  state[12] = 1 + (uint32_t)(prefix / 64);
+  mac_padded(mac, ad, ad_len);
+  return prefix;
+}
+
+/* Bytes from done to the next chunk boundary or the end. */
+static size_t chunk_from(size_t done, size_t len) {
+  const size_t end = (done / CHUNK + 1) * CHUNK;
+  return (end < len ? end : len) - done;
 }
 
 static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
@@ -126,6 +168,14 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
                       size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
+  if (keyed_pass(chacha, len)) {
+    uint8_t key_block[64];
+    chacha->keyed_stream(key_block, ct, pt, len, state);
+    crisp_wipe(state, 16 * sizeof *state);
+    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, tag);
+    crisp_wipe(key_block, sizeof key_block);
+    return;
+  }
   if (key_block_joins(chacha, len)) {
     uint8_t buffer[64 + SHORT_MAX];
     memset(buffer, 0, 64);
@@ -137,12 +187,14 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
     crisp_wipe(state, 16 * sizeof *state);
     return;
   }
-  mac_start(&mac, chacha, state, ad, ad_len);
-  for (size_t done = 0; done < len; done += CHUNK) {
-    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+  const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len, 1);
+  mac_padded(&mac, ct, prefix);
+  for (size_t done = prefix; done < len;) {
+    const size_t n = chunk_from(done, len);
     chacha->xor_stream(ct + done, pt + done, n, state);
-    state[12] += CHUNK / 64;
+    state[12] += (uint32_t)(n / 64);
     mac_padded(&mac, ct + done, n);
+    done += n;
   }
   mac_lengths(&mac, ad_len, len, tag);
   crisp_wipe(state, 16 * sizeof *state);
@@ -153,7 +205,22 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   uint8_t expected[MAC_BLOCK];
-  if (len <= SHORT_MAX && !key_block_joins(chacha, len)) {
+  const int keyed = keyed_pass(chacha, len);
+  if (keyed && pt != ct) {
+    /* Apart, the ciphertext outlives the pass: the message decrypted
+     * straight into pt with the key block, then the tag over ct, and pt
+     * kept or zeroed by mask. */
+    uint8_t key_block[64];
+    chacha->keyed_stream(key_block, pt, ct, len, state);
+    crisp_wipe(state, 16 * sizeof *state);
+    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, expected);
+    crisp_wipe(key_block, sizeof key_block);
+    const int bad = tags_differ(expected, tag);
+    crisp_wipe(expected, sizeof expected);
+    if (len) keep_or_zero(pt, len, (uint64_t)bad - 1);
+    return verdict_status(bad);
+  }
+  if (!keyed && len <= SHORT_MAX && !key_block_joins(chacha, len)) {
     /* The key block on its own and the tag first, then the message
      * decrypted straight into pt and kept or zeroed by mask: one pass over
      * pt where the buffer below takes three. */
@@ -169,12 +236,17 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(state, 16 * sizeof *state);
     return verdict_status(bad);
   }
-  if (len <= SHORT_MAX) {
-    /* The plaintext stays in the buffer until the tag has verified. */
-    uint8_t buffer[64 + SHORT_MAX];
-    memset(buffer, 0, 64);
-    if (len) memcpy(buffer + 64, ct, len);
-    chacha->xor_stream(buffer, buffer, 64 + len, state);
+  if (keyed || len <= SHORT_MAX) {
+    /* The plaintext stays in the buffer until the tag has verified (in
+     * place, the ciphertext it overwrites is still to be authenticated). */
+    uint8_t buffer[64 + KEYED_MAX];
+    if (keyed) {
+      chacha->keyed_stream(buffer, buffer + 64, ct, len, state);
+    } else {
+      memset(buffer, 0, 64);
+      if (len) memcpy(buffer + 64, ct, len);
+      chacha->xor_stream(buffer, buffer, 64 + len, state);
+    }
     crisp_wipe(state, 16 * sizeof *state);
     mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
     const int bad = tags_differ(expected, tag);
@@ -189,12 +261,14 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(buffer, 64 + len);
     return verdict_status(bad);
   }
-  mac_start(&mac, chacha, state, ad, ad_len);
-  for (size_t done = 0; done < len; done += CHUNK) {
-    const size_t n = len - done < CHUNK ? len - done : CHUNK;
+  const size_t prefix = mac_start_long(&mac, chacha, state, pt, ct, len, ad, ad_len, pt != ct);
+  mac_padded(&mac, ct, prefix);
+  for (size_t done = prefix; done < len;) {
+    const size_t n = chunk_from(done, len);
     mac_padded(&mac, ct + done, n); /* before the chunk is overwritten in place */
     chacha->xor_stream(pt + done, ct + done, n, state);
-    state[12] += CHUNK / 64;
+    state[12] += (uint32_t)(n / 64);
+    done += n;
   }
   crisp_wipe(state, 16 * sizeof *state);
   mac_lengths(&mac, ad_len, len, expected);

@@ -166,11 +166,20 @@ typedef struct crisp_bn_mod_exp2_impl {
  * rest to a narrower path, so every length runs the best code for it.
  * group_blocks is that width (1 for one block at a time): the AEAD gives
  * its Poly1305 key block its own call when the message fills whole groups,
- * and otherwise computes it in the message's last partial group. */
+ * and otherwise computes it in the message's last partial group.
+ * keyed_stream, optional (NULL where absent): the keystream block at
+ * state[12] written to key_block, and len bytes (at most keyed_max, a
+ * whole number of blocks) of in XORed with the keystream from the next
+ * block on, in one pass; out == in allowed, key_block overlaps neither.
+ * Where present, the AEAD takes its Poly1305 key block from it, with a
+ * short message whole or a long one's first keyed_max bytes. */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
   size_t group_blocks;
+  void (*keyed_stream)(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                       const uint32_t state[16]);
+  size_t keyed_max;
 } crisp_chacha20_impl;
 
 #include "kernel_list.h"

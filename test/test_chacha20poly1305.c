@@ -361,14 +361,17 @@ static void test_forgery(void **state) {
   }
 }
 
-/* One open path per length: the key block joined to the message (67), whole
- * kernel groups with the tag checked first (1024), chunks decrypted as they
- * go (5000). A flipped bit in the tag, the AD or the ciphertext must leave
- * zeros wherever the plaintext would have gone, apart and in place. */
+/* One open path per length: the key block joined to the message (67), on a
+ * kernel with a keyed entry beside one group (960, 1024) or two (1025,
+ * 2048, the most it takes), whole kernel groups with the tag checked first
+ * (1024 without a keyed entry), the key block on its own past both (2049),
+ * chunks decrypted as they go (5000). A flipped bit in the tag, the AD or
+ * the ciphertext must leave zeros wherever the plaintext would have gone,
+ * apart and in place. */
 static void test_forgery_every_path(void **state) {
   (void)state;
   enum { MAX = 5000, AD = 5 };
-  static const size_t lengths[] = {67, 1024, MAX};
+  static const size_t lengths[] = {67, 960, 1024, 1025, 2048, 2049, MAX};
   static uint8_t pt[MAX], ct[MAX], out[MAX];
   uint8_t key[32], nonce[12], ad[AD], tag[16];
   test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
@@ -396,6 +399,64 @@ static void test_forgery_every_path(void **state) {
       }
       assert_int_equal(crisp_chacha20_poly1305_open(out, ct, len, tag, ad, AD, nonce, key), CRISP_OK);
       assert_memory_equal(out, pt, len);
+    }
+  }
+}
+
+/* Every ChaCha20 implementation with every Poly1305 one (the AEAD runs the
+ * two dispatched kernels side by side), at the lengths where the one-shot
+ * paths meet: the key block in the message's last group, beside one or two
+ * groups (the keyed entries: up to 8, 16 and 32 blocks), beside a long
+ * message's first blocks, alone; whole groups of 4, 8 and 16 blocks, 31, 32
+ * and 33 blocks, the front-end's 16 KiB chunks. Seal against generic
+ * with generic, apart and in place, open apart and in place, and a forged
+ * open that leaves zeros. */
+static void test_every_impl_pair(void **state) {
+  (void)state;
+  enum { MAX = 33000 };
+  static const size_t lengths[] = {0,    1,    63,   64,    65,    255,   256,   257,   511,   512,  513,
+                                   959,  960,  961,  1023,  1024,  1025,  1087,  1088,  1089,  1983, 1984,
+                                   1985, 2047, 2048, 2049,  2112,  16383, 16384, 16385, 16447, 32832};
+  static uint8_t pt[MAX], want[MAX], got[MAX], out[MAX];
+  uint8_t key[32], nonce[12], ad[33], want_tag[16], tag[16];
+  const char *chacha, *poly;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, chacha) {
+    FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, poly) {
+      for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+        const size_t len = lengths[l], ad_len = l % 3 == 0 ? 0 : l % 3 == 1 ? 16 : sizeof ad;
+        test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
+        test_fill_random(pt, len), test_fill_random(ad, ad_len);
+        test_pin(CRISP_KERNEL_CHACHA20, "generic"), test_pin(CRISP_KERNEL_POLY1305, "generic");
+        assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, pt, len, ad, ad_len, nonce, key), CRISP_OK);
+        test_pin(CRISP_KERNEL_CHACHA20, chacha), test_pin(CRISP_KERNEL_POLY1305, poly);
+        got[len] = 0x5a;
+        assert_int_equal(crisp_chacha20_poly1305_seal(got, tag, pt, len, ad, ad_len, nonce, key), CRISP_OK);
+        assert_bytes_equal(got, want, len, "seal len %zu on %s with %s", len, chacha, poly);
+        assert_bytes_equal(tag, want_tag, 16, "tag len %zu on %s with %s", len, chacha, poly);
+        assert_int_equal(got[len], 0x5a);
+        memcpy(out, pt, len);
+        assert_int_equal(crisp_chacha20_poly1305_seal(out, tag, out, len, ad, ad_len, nonce, key), CRISP_OK);
+        assert_bytes_equal(out, want, len, "seal in place len %zu on %s with %s", len, chacha, poly);
+        assert_bytes_equal(tag, want_tag, 16, "tag in place len %zu on %s with %s", len, chacha, poly);
+        out[len] = 0x5a;
+        assert_int_equal(crisp_chacha20_poly1305_open(out, want, len, want_tag, ad, ad_len, nonce, key), CRISP_OK);
+        assert_bytes_equal(out, pt, len, "open len %zu on %s with %s", len, chacha, poly);
+        assert_int_equal(out[len], 0x5a);
+        memcpy(got, want, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(got, got, len, want_tag, ad, ad_len, nonce, key), CRISP_OK);
+        assert_bytes_equal(got, pt, len, "open in place len %zu on %s with %s", len, chacha, poly);
+        want_tag[l % 16] ^= 1;
+        memset(out, 0xa5, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(out, want, len, want_tag, ad, ad_len, nonce, key),
+                         CRISP_E_MISMATCH);
+        for (size_t i = 0; i < len; i++)
+          if (out[i]) fail_msg("forged open len %zu on %s with %s: byte %zu released", len, chacha, poly, i);
+        memcpy(got, want, len);
+        assert_int_equal(crisp_chacha20_poly1305_open(got, got, len, want_tag, ad, ad_len, nonce, key),
+                         CRISP_E_MISMATCH);
+        for (size_t i = 0; i < len; i++)
+          if (got[i]) fail_msg("forged open in place len %zu on %s with %s: byte %zu released", len, chacha, poly, i);
+      }
     }
   }
 }
@@ -524,6 +585,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_stream_keeps_impl, test_teardown_unpin),
       cmocka_unit_test_teardown(test_forgery, test_teardown_unpin),
       cmocka_unit_test_teardown(test_forgery_every_path, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_every_impl_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_counter_limit, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bad_arguments, test_teardown_unpin),
   };

@@ -7,7 +7,9 @@
  * two shifts and an or). Meant for: AVX2 CPUs without AVX-512; a tail of at
  * least AVX2_TAIL_MIN_BLOCKS runs one 8-block group (the rounds are
  * latency-bound, so 3 blocks cost little less than 8), shorter ones the
- * scalar code. */
+ * scalar code. The keyed entry, the AEAD's, takes up to one group with the
+ * Poly1305 key block beside it on the general-purpose registers
+ * (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,6 +37,7 @@
 #define V_ROTL7(x) V_ROTL((x), 7)
 #define V_LANE_INDEX _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0)
 #define V_XOR_STORE xor_store_avx2
+#define CHACHA20_KEYED 1
 
 static inline void transpose4(__m256i *a, __m256i *b, __m256i *c, __m256i *d) {
   const __m256i t0 = _mm256_unpacklo_epi32(*a, *b), t1 = _mm256_unpackhi_epi32(*a, *b);
@@ -72,8 +75,15 @@ void crisp_chacha20_xor_avx2(uint8_t *out, const uint8_t *in, size_t len, const 
   chacha20_lanes_xor(out, in, len, state, AVX2_TAIL_MIN_BLOCKS, crisp_chacha20_xor_generic);
 }
 
+static void chacha20_keyed_avx2(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                                const uint32_t state[16]) {
+  chacha20_lanes_keyed(key_block, out, in, len, state);
+}
+
 const crisp_chacha20_impl crisp_chacha20_avx2_impl = {
     .info = {"avx2", CRISP_LEVEL_AVX2, CRISP_CPU_AVX | CRISP_CPU_AVX2},
     .xor_stream = crisp_chacha20_xor_avx2,
     .group_blocks = LANES,
+    .keyed_stream = chacha20_keyed_avx2,
+    .keyed_max = CHACHA20_KEYED_MAX,
 };

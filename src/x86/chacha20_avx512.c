@@ -8,7 +8,9 @@
  * CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
- * the AVX2 code's scalar path. */
+ * the AVX2 code's scalar path. The keyed entry, the AEAD's, takes up to two
+ * groups with the Poly1305 key block beside them on the general-purpose
+ * registers (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #define V_LANE_INDEX _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define V_XOR_STORE xor_store_avx512
 #define CHACHA20_TWO_GROUPS 1
+#define CHACHA20_KEYED 1
 
 static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
   const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
@@ -111,10 +114,17 @@ void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, cons
   chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
 }
 
+static void chacha20_keyed_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                                  const uint32_t state[16]) {
+  chacha20_lanes_keyed(key_block, out, in, len, state);
+}
+
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
     .info = {"avx512", CRISP_LEVEL_AVX512,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
                  CRISP_CPU_AVX512DQ},
     .xor_stream = crisp_chacha20_xor_avx512,
     .group_blocks = LANES,
+    .keyed_stream = chacha20_keyed_avx512,
+    .keyed_max = CHACHA20_KEYED_MAX,
 };
