@@ -9,16 +9,20 @@
 
 /* The accumulator h = h[0] + h[1] 2^64 + h[2] 2^128, partly reduced (h[2]
  * stays below 8 between calls), the clamped r = r[0] + r[1] 2^64, s from the
- * key, whether a vector kernel has cached its powers of r yet (a flag the
- * vector kernels own), and how many blocks the scalar code absorbed before
- * that (so a stream of short updates also pays for the powers once);
- * lengths, not secrets, decide both. */
+ * key, then fields the vector kernels own: how many blocks the scalar code
+ * absorbed before a vector kernel ran (so a stream of short updates also
+ * pays for the powers once), whether the powers of r are cached, and the
+ * IFMA kernel's stream of lanes (poly1305_avx512ifma.c). Lengths, not
+ * secrets, decide them all. init zeroes them. */
 typedef struct crisp_poly1305_x86_64_state {
   uint64_t h[3];
   uint64_t r[2];
   uint64_t s[2];
-  uint32_t powers_ready;
-  uint32_t scalar_blocks; /* stops counting at the cold crossover */
+  uint32_t scalar_blocks; /* stops counting at a crossover */
+  uint8_t powers_ready;
+  uint8_t lanes_streaming; /* the stream's whole blocks go to the lanes */
+  uint8_t lanes_started;   /* the lanes hold the accumulator; h is stale */
+  uint8_t pending_blocks;  /* whole blocks waiting for a step of the lanes */
 } crisp_poly1305_x86_64_state;
 
 _Static_assert(sizeof(crisp_poly1305_x86_64_state) == 64, "vector kernels put their tables at offset 64");
@@ -64,11 +68,29 @@ void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
  * also builds the powers). Called right after a loop returns, this
  * overwrites that frame and what it called: its array lies where they were.
  * Never inlined (the array must be a frame of its own); once per blocks
- * call. */
+ * call. The stores go 64 bytes at a time, each kept by a compiler barrier:
+ * a plain memset of this size becomes rep stos, whose start-up costs more
+ * than the stores. */
 #define CRISP_POLY1305_VECTOR_FRAME_BYTES 2048
+static inline void crisp_poly1305_wipe_frame_bytes(unsigned char *frame, size_t bytes) {
+  for (size_t i = 0; i < bytes; i += 64) {
+    memset(frame + i, 0, 64);
+    __asm__ __volatile__("" : : "r"(frame + i) : "memory");
+  }
+}
 static __attribute__((noinline, unused)) void crisp_poly1305_wipe_vector_frame(void) {
-  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES];
-  crisp_wipe(frame, sizeof frame);
+  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES] __attribute__((aligned(64)));
+  crisp_poly1305_wipe_frame_bytes(frame, sizeof frame);
+}
+
+/* The same after a loop small enough to keep its vectors in registers (one
+ * step of the IFMA lanes): it spills nothing where the compiler allocates as
+ * intended, and this covers a frame of a few vectors where it does not, for
+ * the price of a few stores. */
+#define CRISP_POLY1305_STEP_FRAME_BYTES 512
+static __attribute__((noinline, unused)) void crisp_poly1305_wipe_step_frame(void) {
+  unsigned char frame[CRISP_POLY1305_STEP_FRAME_BYTES] __attribute__((aligned(64)));
+  crisp_poly1305_wipe_frame_bytes(frame, sizeof frame);
 }
 
 #endif
