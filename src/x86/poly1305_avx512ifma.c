@@ -214,6 +214,24 @@ static inline limbs44 take_accumulator(const crisp_poly1305_x86_64_state *scalar
   return h;
 }
 
+/* The frames the lane functions leave: they keep their vectors in registers
+ * (AVX-512 has 32), so what lies in a frame is at most compute_powers'
+ * arrays (which it wipes), saved registers and its scalar callees' frames,
+ * under 512 bytes for lanes_steps and a few words for lanes_step and
+ * lanes_fold. Wiping twice that covers a compiler that spills a few vectors
+ * more, at a fraction of the cost of the 2048 bytes the radix 2^26 loops
+ * need: the lines below the stack's usual depth are seldom in the L1 cache. */
+#define STEPS_FRAME_BYTES 1024
+#define STEP_FRAME_BYTES 512
+static __attribute__((noinline)) void wipe_steps_frame(void) {
+  unsigned char frame[STEPS_FRAME_BYTES] __attribute__((aligned(64)));
+  crisp_poly1305_wipe_bytes(frame, sizeof frame);
+}
+static __attribute__((noinline)) void wipe_step_frame(void) {
+  unsigned char frame[STEP_FRAME_BYTES] __attribute__((aligned(64)));
+  crisp_poly1305_wipe_bytes(frame, sizeof frame);
+}
+
 /* Runs nblocks (at least LANES) blocks through the lanes, a step of eight
  * at a time; returns how many are left (fewer than LANES). The first step of
  * a stream takes the scalar accumulator into lane 0 of its first block. */
@@ -273,15 +291,14 @@ static __attribute__((noinline)) void lanes_fold(ifma_state *st) {
 static void lanes_end(ifma_state *st) {
   if (st->scalar.lanes_started) {
     lanes_fold(st);
-    crisp_poly1305_wipe_vector_frame();
+    wipe_step_frame();
   }
   crisp_poly1305_blocks_x86_64(st, st->pending, st->scalar.pending_blocks, 1);
   st->scalar.pending_blocks = 0;
 }
 
 /* One step of a stream that the lanes already hold: eight blocks into the
- * older accumulator, which becomes the newer. Small enough to keep every
- * vector in a register, so the frame it leaves is a small one. */
+ * older accumulator, which becomes the newer. */
 static __attribute__((noinline)) void lanes_step(ifma_state *st, const uint8_t *data) {
   const multiplier44 r16 = broadcast_power(st, 0);
   const limbs44 stepped = add(multiply(load_lanes(st, 0), &r16), load_blocks(data));
@@ -296,11 +313,11 @@ static __attribute__((noinline)) void lanes_step(ifma_state *st, const uint8_t *
 static size_t lanes_absorb(ifma_state *st, const uint8_t *data, size_t nblocks) {
   if (nblocks < STEP_BLOCKS && st->scalar.lanes_started) {
     lanes_step(st, data);
-    crisp_poly1305_wipe_step_frame();
+    wipe_step_frame();
     return nblocks - LANES;
   }
   const size_t left = lanes_steps(st, data, nblocks);
-  crisp_poly1305_wipe_vector_frame();
+  wipe_steps_frame();
   return left;
 }
 
@@ -346,7 +363,7 @@ void crisp_poly1305_finish_avx512ifma(void *state, uint8_t tag[16]) {
   poly1305_radix64_tag(st->scalar.h, st->scalar.s, tag);
   /* lengths, not secrets, decide how much was written */
   if (wrote_tables)
-    crisp_wipe(st, CRISP_POLY1305_STATE_SIZE);
+    crisp_poly1305_wipe_bytes(st, CRISP_POLY1305_STATE_SIZE);
   else
     crisp_wipe(st, sizeof st->scalar);
 }

@@ -63,34 +63,28 @@ static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *d
  * powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
 
+/* crisp_wipe for the vector kernels' states and frames, whose sizes are
+ * multiples of 64: the stores go 64 bytes at a time, each kept by a
+ * compiler barrier, because a memset of a few hundred bytes or more becomes
+ * rep stos, whose start-up costs more than the stores. */
+static inline void crisp_poly1305_wipe_bytes(void *p, size_t bytes) {
+  unsigned char *bytes_at = p;
+  for (size_t i = 0; i < bytes; i += 64) {
+    memset(bytes_at + i, 0, 64);
+    __asm__ __volatile__("" : : "r"(bytes_at + i) : "memory");
+  }
+}
+
 /* The vector loops spill vectors of the accumulator and of the powers of r
  * to their frames (AVX2 has only 16 registers; the IFMA loop spills when it
  * also builds the powers). Called right after a loop returns, this
  * overwrites that frame and what it called: its array lies where they were.
  * Never inlined (the array must be a frame of its own); once per blocks
- * call. The stores go 64 bytes at a time, each kept by a compiler barrier:
- * a plain memset of this size becomes rep stos, whose start-up costs more
- * than the stores. */
+ * call. */
 #define CRISP_POLY1305_VECTOR_FRAME_BYTES 2048
-static inline void crisp_poly1305_wipe_frame_bytes(unsigned char *frame, size_t bytes) {
-  for (size_t i = 0; i < bytes; i += 64) {
-    memset(frame + i, 0, 64);
-    __asm__ __volatile__("" : : "r"(frame + i) : "memory");
-  }
-}
 static __attribute__((noinline, unused)) void crisp_poly1305_wipe_vector_frame(void) {
   unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES] __attribute__((aligned(64)));
-  crisp_poly1305_wipe_frame_bytes(frame, sizeof frame);
-}
-
-/* The same after a loop small enough to keep its vectors in registers (one
- * step of the IFMA lanes): it spills nothing where the compiler allocates as
- * intended, and this covers a frame of a few vectors where it does not, for
- * the price of a few stores. */
-#define CRISP_POLY1305_STEP_FRAME_BYTES 512
-static __attribute__((noinline, unused)) void crisp_poly1305_wipe_step_frame(void) {
-  unsigned char frame[CRISP_POLY1305_STEP_FRAME_BYTES] __attribute__((aligned(64)));
-  crisp_poly1305_wipe_frame_bytes(frame, sizeof frame);
+  crisp_poly1305_wipe_bytes(frame, sizeof frame);
 }
 
 #endif
