@@ -33,8 +33,7 @@
 #define MASK42 ((1ull << 42) - 1)
 
 /* Crossovers, in 16-byte blocks. Cold: a call of at least this many starts
- * the lanes; it also computes r^1..r^16, which costs about as much as 13
- * scalar blocks, so the vector path pays from about 32 blocks. Warm: a
+ * the lanes; it also computes r^1..r^16, a chain of four vector multiplies. Warm: a
  * stream of shorter calls starts the lanes once it has absorbed this many
  * blocks in the scalar code; from then on its blocks pay the powers once and
  * the fold once. The README's crossover table gives the measurements and the
@@ -170,39 +169,38 @@ static inline multiplier44 broadcast_lane0(limbs44 p) {
                          _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l2)));
 }
 
-/* r^1..r^16 for the table. The scalar code makes r^2, r^3, r^4; one vector
- * multiply of the lanes (r^4, r^3, r^2, r, ...) by r^4 makes r^8..r^5, and
- * one of (r^8, ..., r) by r^8 makes r^16..r^9: two multiplies where a
- * scalar chain needs twelve more, which is most of what a cold call of a
- * few hundred bytes costs on top of its blocks. The products are partly
- * reduced (limbs below 2^44 + 2^9, so s limbs below 2^49), within the bounds
- * multiply() assumes of multipliers; the scalar powers are below 2^131. */
+static inline limbs44 blend(__mmask8 take_b, limbs44 a, limbs44 b) {
+  limbs44 x = {_mm512_mask_blend_epi64(take_b, a.l0, b.l0), _mm512_mask_blend_epi64(take_b, a.l1, b.l1),
+               _mm512_mask_blend_epi64(take_b, a.l2, b.l2)};
+  return x;
+}
+
+/* r^1..r^16 for the table, in four vector multiplies, each on the one
+ * before: r times r; the lanes (r^2, r, r^2, r, ...) times r^2, which gives
+ * r^4 and r^3; the lanes (r^4, r^3, r^2, r, ...) times r^4, which gives
+ * r^8..r^5; the lanes (r^8, ..., r) times r^8, which gives r^16..r^9. Built
+ * in vector registers from r, so nothing waits for scalar results to reach
+ * memory and come back as vectors; the first long call of a key pays this
+ * chain before its first multiply. The products are partly reduced (limbs
+ * below 2^44 + 2^9, so s limbs below 2^49), within the bounds multiply()
+ * assumes of multipliers; r's own limbs are below 2^44. */
 static void compute_powers(ifma_state *st) {
-  uint64_t x[4][3] = {{st->scalar.r[0], st->scalar.r[1], 0}};
-  for (int i = 1; i < 4; i++) {
-    x[i][0] = x[i - 1][0], x[i][1] = x[i - 1][1], x[i][2] = x[i - 1][2];
-    crisp_poly1305_mul_x86_64(x[i], st->scalar.r);
-  }
-  uint64_t limb[3][LANES] __attribute__((aligned(64)));
-  for (int lane = 0; lane < LANES; lane++) {
-    const uint64_t *p = x[3 - lane % 4]; /* lane i holds r^(4 - i mod 4) */
-    limb[0][lane] = p[0] & MASK44;
-    limb[1][lane] = (p[0] >> 44 | p[1] << 20) & MASK44;
-    limb[2][lane] = p[1] >> 24 | p[2] << 40;
-  }
-  const limbs44 small = {_mm512_load_si512(limb[0]), _mm512_load_si512(limb[1]), _mm512_load_si512(limb[2])};
+  const uint64_t key0 = st->scalar.r[0], key1 = st->scalar.r[1];
+  const limbs44 r = {_mm512_set1_epi64((long long)(key0 & MASK44)),
+                     _mm512_set1_epi64((long long)((key0 >> 44 | key1 << 20) & MASK44)),
+                     _mm512_set1_epi64((long long)(key1 >> 24))};
+  const multiplier44 by_r = make_multiplier(r.l0, r.l1, r.l2);
+  const limbs44 square = multiply(r, &by_r);
+  const multiplier44 by_square = make_multiplier(square.l0, square.l1, square.l2);
+  const limbs44 two_one = blend(0xaa, square, r); /* odd lanes r, even lanes r^2 */
+  const limbs44 four_three = multiply(two_one, &by_square);
+  const limbs44 small = blend(0xcc, four_three, two_one); /* lane i holds r^(4 - i mod 4) */
   const multiplier44 r4 = broadcast_lane0(small);
-  const limbs44 product = multiply(small, &r4);
-  const __mmask8 upper = 0xf0; /* lanes 4-7 keep r^4..r^1 */
-  const limbs44 low = {_mm512_mask_blend_epi64(upper, product.l0, small.l0),
-                       _mm512_mask_blend_epi64(upper, product.l1, small.l1),
-                       _mm512_mask_blend_epi64(upper, product.l2, small.l2)};
+  const limbs44 low = blend(0xf0, multiply(small, &r4), small); /* lanes 4-7 keep r^4..r^1 */
   const multiplier44 r8 = broadcast_lane0(low);
   store_powers(st, LANES, low);
   store_powers(st, 0, multiply(low, &r8));
   st->scalar.powers_ready = 1;
-  crisp_wipe(x, sizeof x);
-  crisp_wipe(limb, sizeof limb);
 }
 
 /* The scalar accumulator as limbs in lane 0, zero elsewhere; h2 below 8. */
