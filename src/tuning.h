@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define CRISP_TUNING_LIST(CRISP_TUNING)                                                             \
-  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 32, 8)                  \
+  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 24, 8)                  \
   CRISP_TUNING(POLY1305_AVX512IFMA_WARM, "poly1305 avx512ifma warm_blocks", 32, 8)                  \
   CRISP_TUNING(POLY1305_AVX512_COLD, "poly1305 avx512 cold_blocks", 48, 8)                          \
   CRISP_TUNING(POLY1305_AVX512_WARM, "poly1305 avx512 warm_blocks", 8, 8)                           \
