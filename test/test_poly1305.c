@@ -551,7 +551,8 @@ static void tag_lead_pieces(uint8_t tag[16], const uint8_t *data, size_t lead, s
                             size_t tail, const uint8_t key[32]) {
   crisp_poly1305_ctx ctx;
   crisp_poly1305_init(&ctx, key);
-  for (size_t done = 0; done < lead; done += 64) crisp_poly1305_update(&ctx, data + done, lead - done < 64 ? lead - done : 64);
+  for (size_t done = 0; done < lead; done += 64)
+    crisp_poly1305_update(&ctx, data + done, lead - done < 64 ? lead - done : 64);
   for (size_t i = 0; i < count; i++) crisp_poly1305_update(&ctx, data + lead + i * piece, piece);
   crisp_poly1305_update(&ctx, data + lead + count * piece, tail);
   crisp_poly1305_final(&ctx, tag);

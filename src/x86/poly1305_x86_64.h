@@ -36,7 +36,8 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
 typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, size_t nblocks,
                                              unsigned hibit);
 
-/* The crossover every x86 vector kernel uses: a call of at least cold_blocks
+/* The crossover of the radix 2^26 kernels (avx2, avx512; the IFMA kernel
+ * keeps a stream in its lanes and has its own): a call of at least cold_blocks
  * (warm_blocks once the powers of r are cached: the cold call also computes
  * them) runs the vector loop, and the scalar code takes what is left, or
  * the whole call below the crossover. A stream whose calls were all short
@@ -59,8 +60,8 @@ static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *d
 }
 
 /* x = x * r mod p, partly reduced: x[2] below 7 on entry, at most 4 on
- * return (x below 2^131, not always below p): the vector kernels build their
- * powers of r with it; their limb bounds allow the extra bit. */
+ * return (x below 2^131, not always below p): the radix 2^26 kernels build
+ * their powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
 
 /* crisp_wipe for the vector kernels' states and frames, whose sizes are
