@@ -213,12 +213,12 @@ static inline limbs44 take_accumulator(const crisp_poly1305_x86_64_state *scalar
 }
 
 /* The frames the lane functions leave: they keep their vectors in registers
- * (AVX-512 has 32), so what lies in a frame is at most compute_powers'
- * arrays (which it wipes), saved registers and its scalar callees' frames,
- * under 512 bytes for lanes_steps and a few words for lanes_step and
- * lanes_fold. Wiping twice that covers a compiler that spills a few vectors
- * more, at a fraction of the cost of the 2048 bytes the radix 2^26 loops
- * need: the lines below the stack's usual depth are seldom in the L1 cache. */
+ * (AVX-512 has 32) and call no other function, so a frame holds at most a
+ * few saved registers. The 1024 bytes after lanes_steps (its loop holds the
+ * most vectors) and 512 after lanes_step and lanes_fold cover a compiler
+ * that spills some, at a fraction of the cost of the 2048 bytes the radix
+ * 2^26 loops need: the lines below the stack's usual depth are seldom in
+ * the L1 cache. */
 #define STEPS_FRAME_BYTES 1024
 #define STEP_FRAME_BYTES 512
 static __attribute__((noinline)) void wipe_steps_frame(void) {
