@@ -10,7 +10,10 @@
  * Poly1305 crossovers are in 16-byte blocks: a call shorter than the cold
  * one (the key's first long call, which also computes the powers of r) or
  * the warm one (powers cached) stays in the scalar code; the minimum is one
- * vector step. The defaults' reasons are in each kernel's file. */
+ * vector step. The IFMA kernel keeps a stream in its lanes between calls,
+ * so its warm value is instead how many blocks a stream of shorter calls
+ * absorbs in the scalar code before its lanes start. The defaults' reasons
+ * are in each kernel's file. */
 #ifndef CRISP_SRC_TUNING_H
 #define CRISP_SRC_TUNING_H
 
@@ -18,8 +21,8 @@
 #include <stdint.h>
 
 #define CRISP_TUNING_LIST(CRISP_TUNING)                                                             \
-  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 32, 8)                  \
-  CRISP_TUNING(POLY1305_AVX512IFMA_WARM, "poly1305 avx512ifma warm_blocks", 8, 8)                   \
+  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 24, 8)                  \
+  CRISP_TUNING(POLY1305_AVX512IFMA_WARM, "poly1305 avx512ifma warm_blocks", 32, 8)                  \
   CRISP_TUNING(POLY1305_AVX512_COLD, "poly1305 avx512 cold_blocks", 48, 8)                          \
   CRISP_TUNING(POLY1305_AVX512_WARM, "poly1305 avx512 warm_blocks", 8, 8)                           \
   CRISP_TUNING(POLY1305_AVX2_COLD, "poly1305 avx2 cold_blocks", 72, 4)                              \

@@ -64,6 +64,13 @@ static void test_poly1305_context_offsets(void **state) {
         crisp_poly1305_update(ctx, data + first, len - first);
         crisp_poly1305_final(ctx, tag);
         assert_bytes_equal(tag, expected, 16, "poly1305 %s: context at offset %zu, len %zu\n", name, offset, len);
+        /* 64-byte updates: a vector kernel's lanes and waiting blocks live in the context */
+        crisp_poly1305_init(ctx, key);
+        for (size_t done = 0; done < len; done += 64)
+          crisp_poly1305_update(ctx, data + done, len - done < 64 ? len - done : 64);
+        crisp_poly1305_final(ctx, tag);
+        assert_bytes_equal(tag, expected, 16, "poly1305 %s: context at offset %zu, len %zu in 64-byte updates\n",
+                           name, offset, len);
       }
     }
   }

@@ -2,8 +2,9 @@
  * accumulators that land next to 2^130-5 with exactly known tags, and
  * differential tests of every implementation against the generic one:
  * every length 0..4096, unaligned buffers, split patterns, long runs of
- * 0xff blocks under extreme keys, verify, wiping, and streams that keep
- * their implementation. With libsodium present, generic is also checked
+ * 0xff blocks under extreme keys, verify, wiping, streams that keep
+ * their implementation, and streams cut where a vector kernel's stream
+ * state changes. With libsodium present, generic is also checked
  * against crypto_onetimeauth_poly1305. */
 #include "common.h"
 
@@ -480,16 +481,22 @@ static void test_final_wipes(void **state) {
     for (size_t len = 0; len <= sizeof data; len += 131) {
       /* Start from zeros: every byte that init or update wrote must be
        * zero again after final (bytes never written need no wiping). */
-      crisp_poly1305_ctx ctx;
-      memset(&ctx, 0, sizeof ctx);
-      crisp_poly1305_init(&ctx, key);
-      crisp_poly1305_update(&ctx, data, len);
-      crisp_poly1305_final(&ctx, tag);
-      if (memcmp(&ctx, zero, sizeof ctx) != 0) {
-        size_t at = 0;
-        while (((uint8_t *)&ctx)[at] == 0) at++;
-        print_error("poly1305 %s: context not wiped after final (len %zu, byte %zu)\n", name, len, at);
-        fail();
+      for (size_t piece = 16; piece <= 64; piece += 48) {
+        /* one update, then 16- and 64-byte updates (blocks left waiting for a vector step) */
+        crisp_poly1305_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        crisp_poly1305_init(&ctx, key);
+        if (piece == 16) crisp_poly1305_update(&ctx, data, len);
+        for (size_t done = 0; piece == 64 && done < len; done += piece)
+          crisp_poly1305_update(&ctx, data + done, len - done < piece ? len - done : piece);
+        crisp_poly1305_final(&ctx, tag);
+        if (memcmp(&ctx, zero, sizeof ctx) != 0) {
+          size_t at = 0;
+          while (((uint8_t *)&ctx)[at] == 0) at++;
+          print_error("poly1305 %s: context not wiped after final (len %zu, %s, byte %zu)\n", name, len,
+                      piece == 16 ? "one update" : "64-byte updates", at);
+          fail();
+        }
       }
     }
   }
@@ -536,6 +543,149 @@ static void test_stream_keeps_impl(void **state) {
   }
 }
 
+/* ---- streams cut where a vector kernel's state changes ---------------- */
+
+/* A stream: lead bytes in 64-byte updates, then count updates of piece
+ * bytes, then the tail in one update. */
+static void tag_lead_pieces(uint8_t tag[16], const uint8_t *data, size_t lead, size_t piece, size_t count,
+                            size_t tail, const uint8_t key[32]) {
+  crisp_poly1305_ctx ctx;
+  crisp_poly1305_init(&ctx, key);
+  for (size_t done = 0; done < lead; done += 64)
+    crisp_poly1305_update(&ctx, data + done, lead - done < 64 ? lead - done : 64);
+  for (size_t i = 0; i < count; i++) crisp_poly1305_update(&ctx, data + lead + i * piece, piece);
+  crisp_poly1305_update(&ctx, data + lead + count * piece, tail);
+  crisp_poly1305_final(&ctx, tag);
+}
+
+/* Streams cut at the edges of the vector kernels' stream state (the IFMA
+ * kernel keeps its lanes and up to 7 waiting blocks between calls): a lead
+ * of 64-byte updates ending before, at and after the warm crossover (32
+ * blocks), then updates one block short of, exactly, and one block past a
+ * lane step (8 blocks) and a loop step (16 blocks), and of a few bytes, then
+ * a tail; every tag against the generic one-shot tag of the same bytes,
+ * which is itself checked against libsodium where present. */
+static void test_stream_boundaries(void **state) {
+  (void)state;
+  enum { MAX = 4200 };
+  static const size_t leads[] = {0, 64, 448, 496, 512, 528, 576, 640};
+  static const size_t pieces[] = {1, 15, 16, 17, 64, 112, 128, 144, 240, 256, 272};
+  static const size_t counts[] = {1, 2, 3, 7};
+  static const size_t tails[] = {0, 1, 15, 16, 17, 112, 128, 129, 255};
+  uint8_t *data = test_alloc(MAX);
+  uint8_t(*reference)[16] = malloc((MAX + 1) * 16);
+  assert_non_null(reference);
+  uint8_t key[32], tag[16];
+  test_fill_random(data, MAX);
+  test_fill_random(key, 32);
+  for (size_t len = 0; len <= MAX; len++) {
+    generic_tag(reference[len], data, len, key);
+#ifdef CRISP_TEST_WITH_SODIUM
+    uint8_t sodium_tag[16];
+    crypto_onetimeauth_poly1305(sodium_tag, data, len, key);
+    assert_bytes_equal(reference[len], sodium_tag, 16, "poly1305 generic vs libsodium: len %zu\n", len);
+#endif
+  }
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, name) {
+    for (size_t l = 0; l < sizeof leads / sizeof leads[0]; l++)
+      for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++)
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+          for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+            const size_t len = leads[l] + pieces[p] * counts[c] + tails[t];
+            tag_lead_pieces(tag, data, leads[l], pieces[p], counts[c], tails[t], key);
+            assert_bytes_equal(tag, reference[len], 16,
+                               "poly1305 %s: lead %zu, %zu updates of %zu, tail %zu\n", name, leads[l],
+                               counts[c], pieces[p], tails[t]);
+          }
+  }
+  free(reference);
+  free(data);
+}
+
+/* Many-way splits of long messages: pieces of random sizes (mostly short,
+ * some long) against the one-shot tag of the same implementation and the
+ * generic one-shot tag (and libsodium's own stream, split another way,
+ * where present). */
+static void test_many_way_splits(void **state) {
+  (void)state;
+  enum { MAX = 1 << 17 };
+  uint8_t *data = test_alloc(MAX);
+  uint8_t key[32], tag[16], expected[16], oneshot[16];
+  const size_t trials = test_scaled(24);
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, name) {
+    for (size_t trial = 0; trial < trials; trial++) {
+      const size_t len = trial < 4 ? (size_t)MAX >> trial : test_rand_below(MAX + 1);
+      const size_t short_max = trial % 3 == 0 ? 16 : trial % 3 == 1 ? 80 : 300;
+      test_fill_random(data, len);
+      test_fill_random(key, 32);
+      generic_tag(expected, data, len, key);
+      crisp_poly1305(oneshot, data, len, key);
+      assert_bytes_equal(oneshot, expected, 16, "poly1305 %s: one-shot len %zu\n", name, len);
+      crisp_poly1305_ctx ctx;
+      crisp_poly1305_init(&ctx, key);
+      for (size_t done = 0; done < len;) {
+        size_t piece = test_rand_below(8) ? 1 + test_rand_below(short_max) : test_rand_below(5000);
+        if (piece > len - done) piece = len - done;
+        crisp_poly1305_update(&ctx, data + done, piece);
+        done += piece;
+      }
+      crisp_poly1305_final(&ctx, tag);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s: len %zu in random pieces up to %zu\n", name, len,
+                         short_max);
+#ifdef CRISP_TEST_WITH_SODIUM
+      crypto_onetimeauth_poly1305_state sodium;
+      crypto_onetimeauth_poly1305_init(&sodium, key);
+      for (size_t done = 0; done < len;) {
+        size_t piece = 1 + test_rand_below(2 * short_max);
+        if (piece > len - done) piece = len - done;
+        crypto_onetimeauth_poly1305_update(&sodium, data + done, piece);
+        done += piece;
+      }
+      uint8_t sodium_tag[16];
+      crypto_onetimeauth_poly1305_final(&sodium, sodium_tag);
+      assert_bytes_equal(tag, sodium_tag, 16, "poly1305 %s vs libsodium's stream: len %zu\n", name, len);
+#endif
+    }
+  }
+  free(data);
+}
+
+/* A stream in 64-byte updates that changes pin and level while a vector
+ * kernel holds blocks in its stream state (lanes started, blocks waiting):
+ * the context keeps the implementation it was initialised with. */
+static void test_short_updates_keep_impl(void **state) {
+  (void)state;
+  enum { LEN = 3000 };
+  uint8_t key[32], data[LEN], expected[16], tag[16];
+  test_fill_random(key, 32);
+  test_fill_random(data, LEN);
+  generic_tag(expected, data, LEN, key);
+  const char *names[16];
+  const size_t n = test_supported_impls(CRISP_KERNEL_POLY1305, names, 16);
+  for (size_t a = 0; a < n; a++) {
+    for (size_t b = 0; b < n; b++) {
+      crisp_poly1305_ctx ctx;
+      test_pin(CRISP_KERNEL_POLY1305, names[a]);
+      crisp_poly1305_init(&ctx, key);
+      size_t done = 0;
+      for (; done < 720; done += 64) crisp_poly1305_update(&ctx, data + done, 64); /* 45 blocks: a step and 5 waiting */
+      test_pin(CRISP_KERNEL_POLY1305, names[b]);
+      for (; done < 1488; done += 48) crisp_poly1305_update(&ctx, data + done, 48);
+      assert_int_equal(crisp_force("generic"), CRISP_OK);
+      for (; done + 100 <= LEN; done += 100) crisp_poly1305_update(&ctx, data + done, 100);
+      crisp_poly1305_update(&ctx, data + done, LEN - done);
+      assert_int_equal(crisp_force(NULL), CRISP_OK);
+      test_pin(CRISP_KERNEL_POLY1305, names[(a + 1) % n]);
+      crisp_poly1305_final(&ctx, tag);
+      assert_bytes_equal(tag, expected, 16, "poly1305: 64-byte updates with %s, continued with %s\n", names[a],
+                         names[b]);
+    }
+  }
+  test_unpin_all();
+}
+
 #ifdef CRISP_TEST_WITH_SODIUM
 /* An outside reference: every implementation against libsodium on random
  * lengths and keys, and on the edge keys with 0xff data. */
@@ -572,6 +722,9 @@ int main(void) {
       cmocka_unit_test_teardown(test_verify, test_teardown_unpin),
       cmocka_unit_test_teardown(test_final_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_stream_keeps_impl, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_stream_boundaries, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_many_way_splits, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_short_updates_keep_impl, test_teardown_unpin),
 #ifdef CRISP_TEST_WITH_SODIUM
       cmocka_unit_test_teardown(test_against_libsodium, test_teardown_unpin),
 #endif

@@ -35,7 +35,7 @@ _Static_assert(sizeof crisp_uarch_rules / sizeof crisp_uarch_rules[0] <= CRISP_U
 
 /* No core needs other parameters than the defaults yet; the first entry
  * with a figure behind it goes here, e.g.
- * {CRISP_UARCH_ZEN4, CRISP_TUNING_POLY1305_AVX512IFMA_COLD, 24, "measured: ..."}. */
+ * {CRISP_UARCH_ZEN4, CRISP_TUNING_POLY1305_AVX512IFMA_COLD, 16, "measured: ..."}. */
 const crisp_uarch_setting crisp_uarch_settings[] = {
     {CRISP_UARCH_COUNT, CRISP_TUNING_COUNT, 0, NULL}, /* matches no core: C has no empty arrays */
 };

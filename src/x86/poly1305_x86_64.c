@@ -22,8 +22,11 @@ void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
   crisp_poly1305_x86_64_state *st = state;
   st->h[0] = st->h[1] = st->h[2] = 0;
   poly1305_radix64_key(st->r, st->s, key);
-  st->powers_ready = 0;
   st->scalar_blocks = 0;
+  st->powers_ready = 0;
+  st->lanes_streaming = 0;
+  st->lanes_started = 0;
+  st->pending_blocks = 0;
 }
 
 /* h = (h + block + top 2^128) * r, partly reduced: h2 ends at most 4; h2

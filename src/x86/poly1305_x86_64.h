@@ -9,16 +9,20 @@
 
 /* The accumulator h = h[0] + h[1] 2^64 + h[2] 2^128, partly reduced (h[2]
  * stays below 8 between calls), the clamped r = r[0] + r[1] 2^64, s from the
- * key, whether a vector kernel has cached its powers of r yet (a flag the
- * vector kernels own), and how many blocks the scalar code absorbed before
- * that (so a stream of short updates also pays for the powers once);
- * lengths, not secrets, decide both. */
+ * key, then fields the vector kernels own: how many blocks the scalar code
+ * absorbed before a vector kernel ran (so a stream of short updates also
+ * pays for the powers once), whether the powers of r are cached, and the
+ * IFMA kernel's stream of lanes (poly1305_avx512ifma.c). Lengths, not
+ * secrets, decide them all. init zeroes them. */
 typedef struct crisp_poly1305_x86_64_state {
   uint64_t h[3];
   uint64_t r[2];
   uint64_t s[2];
-  uint32_t powers_ready;
-  uint32_t scalar_blocks; /* stops counting at the cold crossover */
+  uint32_t scalar_blocks; /* stops counting at a crossover */
+  uint8_t powers_ready;
+  uint8_t lanes_streaming; /* the stream's whole blocks go to the lanes */
+  uint8_t lanes_started;   /* the lanes hold the accumulator; h is stale */
+  uint8_t pending_blocks;  /* whole blocks waiting for a step of the lanes */
 } crisp_poly1305_x86_64_state;
 
 _Static_assert(sizeof(crisp_poly1305_x86_64_state) == 64, "vector kernels put their tables at offset 64");
@@ -32,7 +36,8 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
 typedef size_t (*crisp_poly1305_vector_loop)(void *state, const uint8_t *data, size_t nblocks,
                                              unsigned hibit);
 
-/* The crossover every x86 vector kernel uses: a call of at least cold_blocks
+/* The crossover of the radix 2^26 kernels (avx2, avx512; the IFMA kernel
+ * keeps a stream in its lanes and has its own): a call of at least cold_blocks
  * (warm_blocks once the powers of r are cached: the cold call also computes
  * them) runs the vector loop, and the scalar code takes what is left, or
  * the whole call below the crossover. A stream whose calls were all short
@@ -55,9 +60,21 @@ static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *d
 }
 
 /* x = x * r mod p, partly reduced: x[2] below 7 on entry, at most 4 on
- * return (x below 2^131, not always below p): the vector kernels build their
- * powers of r with it; their limb bounds allow the extra bit. */
+ * return (x below 2^131, not always below p): the radix 2^26 kernels build
+ * their powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
+
+/* crisp_wipe for the vector kernels' states and frames, whose sizes are
+ * multiples of 64: the stores go 64 bytes at a time, each kept by a
+ * compiler barrier, because a memset of a few hundred bytes or more becomes
+ * rep stos, whose start-up costs more than the stores. */
+static inline void crisp_poly1305_wipe_bytes(void *p, size_t bytes) {
+  unsigned char *bytes_at = p;
+  for (size_t i = 0; i < bytes; i += 64) {
+    memset(bytes_at + i, 0, 64);
+    __asm__ __volatile__("" : : "r"(bytes_at + i) : "memory");
+  }
+}
 
 /* The vector loops spill vectors of the accumulator and of the powers of r
  * to their frames (AVX2 has only 16 registers; the IFMA loop spills when it
@@ -67,8 +84,8 @@ void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
  * call. */
 #define CRISP_POLY1305_VECTOR_FRAME_BYTES 2048
 static __attribute__((noinline, unused)) void crisp_poly1305_wipe_vector_frame(void) {
-  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES];
-  crisp_wipe(frame, sizeof frame);
+  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES] __attribute__((aligned(64)));
+  crisp_poly1305_wipe_bytes(frame, sizeof frame);
 }
 
 #endif
