@@ -86,18 +86,38 @@ static inline crisp_limb bn_equal_mask(crisp_limb x, crisp_limb y) {
   return ((d | (0 - d)) >> 63) - 1;
 }
 
+/* The borrow out (0 or 1) of the limb difference d = x - y - borrow in,
+ * from the top bits alone: where x and y differ there, y's (x - y borrows
+ * exactly when y's top bit is the set one); where they agree, d's (the
+ * borrow in reached the top bit). Bit operations only, so memcheck sees
+ * the result decided whenever the top bits of x and y are and differ. */
+static inline crisp_limb bn_borrow_out(crisp_limb x, crisp_limb y, crisp_limb d) {
+  return (x ^ ((x ^ y) | (x ^ d))) >> 63;
+}
+
 /* 1 when a < b (n limbs each), else 0: the borrow out of a - b, computed over
- * every limb with bit operations (Hacker's Delight 2-13), no early exit. It
- * stays apart from bn_sub_row because the front-ends run it on callers'
- * operands of up to CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
+ * every limb with bit operations, no early exit. It stays apart from
+ * bn_sub_row because the front-ends run it on callers' operands of up to
+ * CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
 static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
   crisp_limb borrow = 0;
   for (size_t i = 0; i < n; i++) {
     const crisp_limb x = a[i], y = b[i];
-    const crisp_limb d = x - y - borrow;
-    borrow = ((~x & y) | (~(x ^ y) & d)) >> 63;
+    borrow = bn_borrow_out(x, y, x - y - borrow);
   }
   return bn_value_barrier(borrow);
+}
+
+/* 1 when a < m and b < m (n limbs each), else 0: bn_less_than for both in
+ * one pass, each limb of m loaded once. */
+static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
+  crisp_limb borrow_a = 0, borrow_b = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb x = a[i], y = b[i], z = m[i];
+    borrow_a = bn_borrow_out(x, z, x - z - borrow_a);
+    borrow_b = bn_borrow_out(y, z, y - z - borrow_b);
+  }
+  return bn_value_barrier(borrow_a & borrow_b);
 }
 
 /* z[0..n) = x[0..n) - y[0..n), returns the borrow (0 or 1). */
