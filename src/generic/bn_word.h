@@ -95,28 +95,39 @@ static inline crisp_limb bn_borrow_out(crisp_limb x, crisp_limb y, crisp_limb d)
   return (x ^ ((x ^ y) | (x ^ d))) >> 63;
 }
 
-/* 1 when a < b (n limbs each), else 0: the borrow out of a - b, computed over
- * every limb with bit operations, no early exit. It stays apart from
- * bn_sub_row because the front-ends run it on callers' operands of up to
+/* The same borrow out as generate-or-propagate, 1 when x < y, the borrow
+ * in when x == y: two operations on the chain from one limb to the next
+ * instead of five. The comparisons become flag-setting instructions, not
+ * branches; memcheck cannot see them decided, so the last limb of a
+ * comparison uses bn_borrow_out. */
+static inline crisp_limb bn_borrow_step(crisp_limb x, crisp_limb y, crisp_limb borrow) {
+  return (crisp_limb)(x < y) | ((crisp_limb)(x == y) & borrow);
+}
+
+/* 1 when a < b (n limbs each, n >= 1), else 0: the borrow out of a - b,
+ * over every limb, no early exit. It stays apart from bn_sub_row because
+ * the front-ends run it on callers' operands of up to
  * CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
 static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
   crisp_limb borrow = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb x = a[i], y = b[i];
-    borrow = bn_borrow_out(x, y, x - y - borrow);
-  }
-  return bn_value_barrier(borrow);
+  size_t i = 0;
+  for (; i + 1 < n; i++) borrow = bn_borrow_step(a[i], b[i], borrow);
+  const crisp_limb x = a[i], y = b[i];
+  return bn_value_barrier(bn_borrow_out(x, y, x - y - borrow));
 }
 
-/* 1 when a < m and b < m (n limbs each), else 0: bn_less_than for both in
- * one pass, each limb of m loaded once. */
+/* 1 when a < m and b < m (n limbs each, n >= 1), else 0: bn_less_than for
+ * both in one pass, each limb of m loaded once. */
 static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
   crisp_limb borrow_a = 0, borrow_b = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb x = a[i], y = b[i], z = m[i];
-    borrow_a = bn_borrow_out(x, z, x - z - borrow_a);
-    borrow_b = bn_borrow_out(y, z, y - z - borrow_b);
+  size_t i = 0;
+  for (; i + 1 < n; i++) {
+    borrow_a = bn_borrow_step(a[i], m[i], borrow_a);
+    borrow_b = bn_borrow_step(b[i], m[i], borrow_b);
   }
+  const crisp_limb x = a[i], y = b[i], z = m[i];
+  borrow_a = bn_borrow_out(x, z, x - z - borrow_a);
+  borrow_b = bn_borrow_out(y, z, y - z - borrow_b);
   return bn_value_barrier(borrow_a & borrow_b);
 }
 
