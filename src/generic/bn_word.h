@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+#endif
 
 #include "crisp/bn.h"
 
@@ -95,13 +98,30 @@ static inline crisp_limb bn_borrow_out(crisp_limb x, crisp_limb y, crisp_limb d)
   return (x ^ ((x ^ y) | (x ^ d))) >> 63;
 }
 
-/* The same borrow out as generate-or-propagate, 1 when x < y, the borrow
- * in when x == y: two operations on the chain from one limb to the next
- * instead of five. The comparisons become flag-setting instructions, not
- * branches; memcheck cannot see them decided, so the last limb of a
- * comparison uses bn_borrow_out. */
-static inline crisp_limb bn_borrow_step(crisp_limb x, crisp_limb y, crisp_limb borrow) {
-  return (crisp_limb)(x < y) | ((crisp_limb)(x == y) & borrow);
+/* The borrow out (0 or 1) of a[0..n) - b[0..n), for the limbs below a
+ * comparison's top one. x86-64 runs it as an SBB chain (SBB is baseline
+ * x86-64); elsewhere as generate-or-propagate, 1 when x < y, the borrow in
+ * when x == y, two operations on the chain from limb to limb. Neither
+ * branches; memcheck cannot see the result decided, so the top limb goes
+ * through bn_borrow_out. */
+static inline crisp_limb bn_borrow_chain(const crisp_limb *a, const crisp_limb *b, size_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  unsigned char borrow = 0;
+  unsigned long long difference;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 1], b[i + 1], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 2], b[i + 2], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 3], b[i + 3], &difference);
+  }
+  for (; i < n; i++) borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
+  return borrow;
+#else
+  crisp_limb borrow = 0;
+  for (size_t i = 0; i < n; i++) borrow = (crisp_limb)(a[i] < b[i]) | ((crisp_limb)(a[i] == b[i]) & borrow);
+  return borrow;
+#endif
 }
 
 /* 1 when a < b (n limbs each, n >= 1), else 0: the borrow out of a - b,
@@ -109,26 +129,17 @@ static inline crisp_limb bn_borrow_step(crisp_limb x, crisp_limb y, crisp_limb b
  * the front-ends run it on callers' operands of up to
  * CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
 static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
-  crisp_limb borrow = 0;
-  size_t i = 0;
-  for (; i + 1 < n; i++) borrow = bn_borrow_step(a[i], b[i], borrow);
-  const crisp_limb x = a[i], y = b[i];
+  const crisp_limb borrow = bn_borrow_chain(a, b, n - 1);
+  const crisp_limb x = a[n - 1], y = b[n - 1];
   return bn_value_barrier(bn_borrow_out(x, y, x - y - borrow));
 }
 
-/* 1 when a < m and b < m (n limbs each, n >= 1), else 0: bn_less_than for
- * both in one pass, each limb of m loaded once. */
+/* 1 when a < m and b < m (n limbs each, n >= 1), else 0: both borrows
+ * always computed, so the time does not tell which operand failed. */
 static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
-  crisp_limb borrow_a = 0, borrow_b = 0;
-  size_t i = 0;
-  for (; i + 1 < n; i++) {
-    borrow_a = bn_borrow_step(a[i], m[i], borrow_a);
-    borrow_b = bn_borrow_step(b[i], m[i], borrow_b);
-  }
-  const crisp_limb x = a[i], y = b[i], z = m[i];
-  borrow_a = bn_borrow_out(x, z, x - z - borrow_a);
-  borrow_b = bn_borrow_out(y, z, y - z - borrow_b);
-  return bn_value_barrier(borrow_a & borrow_b);
+  const crisp_limb borrow_a = bn_borrow_chain(a, m, n - 1), borrow_b = bn_borrow_chain(b, m, n - 1);
+  const crisp_limb x = a[n - 1], y = b[n - 1], z = m[n - 1];
+  return bn_value_barrier(bn_borrow_out(x, z, x - z - borrow_a) & bn_borrow_out(y, z, y - z - borrow_b));
 }
 
 /* z[0..n) = x[0..n) - y[0..n), returns the borrow (0 or 1). */
