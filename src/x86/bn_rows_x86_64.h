@@ -45,6 +45,11 @@ crisp_limb crisp_bn_mul_row_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_
                                        crisp_limb carry);
 crisp_limb crisp_bn_mul_add_row_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
                                            crisp_limb carry);
+/* z[0..8) += x * k (z[0..16) += x * k); returns the carry limb. Straight
+ * line, for the lengths where a row's entry jump and block loop cost more
+ * than the products; x == z is fine. */
+crisp_limb crisp_bn_mul_add8_x86_64_adx(crisp_limb *z, const crisp_limb *x, crisp_limb k);
+crisp_limb crisp_bn_mul_add16_x86_64_adx(crisp_limb *z, const crisp_limb *x, crisp_limb k);
 void crisp_bn_mul_basecase_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                       size_t yn);
 void crisp_bn_sqr_triangle_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
