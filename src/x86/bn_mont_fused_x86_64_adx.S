@@ -152,8 +152,8 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
  * place per step, as above), where q is read and each row starts; columns
  * i+8 .. i+17 live on the stack at rbp = T + i. The rows' register part
  * never waits on memory, and the memory part, one row behind another, has
- * slack. At the end of a step the cleared W0 takes column i+8 from the
- * stack. Registers: rsi a, rcx m, rbp T + i, rdx the multiplier, rax the
+ * slack. The reduction row, once it has cleared W0, puts its sum for
+ * column i+8 there instead of on the stack. Registers: rsi a, rcx m, rbp T + i, rdx the multiplier, rax the
  * low half, rbx and rdi the high halves of alternate limbs. The stack keeps
  * T, r, b - T (so b + i is rbp + that) and minv. */
 
@@ -164,16 +164,23 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 #define MONT16_FRAME (MONT16_R + 24)
 
 /* Limb \j >= 8 of a row: the memory column j += low(x[j] rdx) + the
- * previous high half (CF chain) and its old value (OF chain). */
-.macro MONT16_MEMORY_LIMB x, j, high, previous
+ * previous high half (CF chain) and its old value (OF chain); the sum goes
+ * back to memory, or into register \to when given. */
+.macro MONT16_MEMORY_LIMB x, j, high, previous, to
 	mulx	8*\j(\x), %rax, \high
 	adcx	\previous, %rax
+	.ifb \to
 	adox	8*\j(%rbp), %rax
 	mov	%rax, 8*\j(%rbp)
+	.else
+	adox	8*\j(%rbp), %rax
+	mov	%rax, \to
+	.endif
 .endm
 
 /* T += x * rdx over columns i .. i+17; column i+17 is taken as zero when
- * \fresh. */
+ * \fresh (the product row). The reduction row, which has cleared W0, puts
+ * column i+8 there: it is the next step's top window column. */
 .macro MONT16_ROW x, fresh, w0, w1, w2, w3, w4, w5, w6, w7
 	xor	%eax, %eax		/* clears CF and OF */
 	MONT8_STEP \x, 0, \w0, \w1
@@ -185,7 +192,11 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	MONT8_STEP \x, 6, \w6, \w7
 	mulx	8*7(\x), %rax, %rbx
 	adcx	%rax, \w7
+	.if \fresh
 	MONT16_MEMORY_LIMB \x, 8, %rdi, %rbx
+	.else
+	MONT16_MEMORY_LIMB \x, 8, %rdi, %rbx, \w0
+	.endif
 	MONT16_MEMORY_LIMB \x, 9, %rbx, %rdi
 	MONT16_MEMORY_LIMB \x, 10, %rdi, %rbx
 	MONT16_MEMORY_LIMB \x, 11, %rbx, %rdi
@@ -207,7 +218,7 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	mov	%rax, 8*17(%rbp)
 .endm
 
-/* Step i: T += a b[i], then T += m q; the cleared W0 takes column i+8. */
+/* Step i: T += a b[i], then T += m q (which leaves column i+8 in W0). */
 .macro MONT16_STEP w0, w1, w2, w3, w4, w5, w6, w7
 	mov	MONT16_B_OFFSET(%rsp), %rdx
 	mov	(%rdx,%rbp), %rdx
@@ -215,7 +226,6 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	mov	\w0, %rdx
 	imul	MONT16_MINV(%rsp), %rdx
 	MONT16_ROW %rcx, 0, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
-	mov	8*8(%rbp), \w0
 	lea	8(%rbp), %rbp
 .endm
 
@@ -369,11 +379,11 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	adcx	%rax, \w7
 .endm
 
-/* Step i of 16: columns i+8 .. i+15 in memory, column i+16 stored back;
- * the cleared W0 takes column i+8. */
+/* Step i of 16: columns i+9 .. i+15 in memory, column i+16 stored back;
+ * the cleared W0 takes column i+8, the next step's top window column. */
 .macro REDC16_STEP w0, w1, w2, w3, w4, w5, w6, w7
 	REDC_LOW_LIMBS \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
-	MONT16_MEMORY_LIMB %rcx, 8, %rdi, %rbx
+	MONT16_MEMORY_LIMB %rcx, 8, %rdi, %rbx, \w0
 	MONT16_MEMORY_LIMB %rcx, 9, %rbx, %rdi
 	MONT16_MEMORY_LIMB %rcx, 10, %rdi, %rbx
 	MONT16_MEMORY_LIMB %rcx, 11, %rbx, %rdi
@@ -382,7 +392,6 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	MONT16_MEMORY_LIMB %rcx, 14, %rdi, %rbx
 	MONT16_MEMORY_LIMB %rcx, 15, %rbx, %rdi
 	REDC_TOP_COLUMN %rbx
-	mov	8*8(%rbp), \w0
 	lea	8(%rbp), %rbp
 .endm
 
