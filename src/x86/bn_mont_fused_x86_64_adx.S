@@ -340,7 +340,8 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
  * the multiplications: step i adds m q (q = t[i] minv) over columns
  * i .. i+16. Column i+16 already holds a limb of t, so the step's carry out
  * of it (0, 1 or 2) waits in rsi for the next step's column; after the last
- * step it is the result's carry bit. t is overwritten. Registers: rcx m,
+ * step it is the result's carry bit. t held secrets: it is wiped before
+ * returning. Registers: rcx m,
  * rbp t + i, rsi the carry, rdx q, rax the low half, rbx and rdi the high
  * halves of alternate limbs; the window r8..r15. The stack keeps r and
  * minv. */
@@ -420,6 +421,11 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 
 .macro REDC_LEAVE
 	WINDOW16_RESULT REDC_R
+	lea	-8*16(%rbp), %rbp	/* back to t */
+	xor	%eax, %eax
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	mov	%rax, 8*\j(%rbp)
+	.endr
 	add	$REDC_FRAME, %rsp
 	pop	%r15
 	pop	%r14

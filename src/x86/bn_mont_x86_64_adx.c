@@ -40,13 +40,13 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 }
 
 /* The square's unrolled triangle and the register-window reduction of
- * bn_mont_fused_x86_64_adx.S. The wipe has a constant size, which the
- * compiler writes as a few vector stores. */
-static inline void mont_sqr16_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, crisp_limb minv) {
+ * bn_mont_fused_x86_64_adx.S, which wipes the product. Not inlined, so
+ * that the wrapper below sets up no frame for the other sizes. */
+static __attribute__((noinline)) void mont_sqr16_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
+                                                     crisp_limb minv) {
   crisp_limb product[2 * 16];
   crisp_bn_sqr_basecase(product, a, 16);
   crisp_bn_redc16_x86_64_adx(r, product, m, minv);
-  crisp_wipe(product, sizeof product);
 }
 
 void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,

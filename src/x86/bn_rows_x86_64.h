@@ -76,7 +76,7 @@ void crisp_bn_mont_mul8_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cri
 void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                     crisp_limb minv);
 /* r = t R^-1 mod m for t[0..32) below m R, fully reduced (n = 16); m odd,
- * minv = -m^-1 mod 2^64. t is overwritten; r apart from t and m. */
+ * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
 void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);
 
 #endif
