@@ -1,5 +1,6 @@
-/* src/x86/bn_mont_x86_64_adx.c - Montgomery multiply and square on the
- * MULX + ADCX/ADOX rows (BMI2, ADX); the algorithm is bn_mont_flavoured.h's.
+/* src/x86/bn_mont_x86_64_adx.c - Montgomery multiply and square with MULX
+ * + ADCX/ADOX (BMI2, ADX): the fused kernels of bn_mont_fused_x86_64_adx.S
+ * at 8 and 16 limbs, bn_mont_flavoured.h's rows at every other size.
  * The test-only plants below (meson -Dplant_leak, -Dplant_fault) are what
  * the constant-time and hardening stages must be seen to catch; a normal
  * build defines none of them. */
