@@ -99,8 +99,9 @@ static int check_mont_operands(const crisp_limb *r, const crisp_limb *a, const c
   if (!r || !a || !b) return CRISP_E_INVALID;
   if (m[0] * minv != ~(crisp_limb)0) return CRISP_E_INVALID;
   if (limbs_overlap(r, n, m, n)) return CRISP_E_INVALID;
-  /* Both comparisons always run, so the time does not tell which failed. */
-  const crisp_limb in_range = bn_less_than(a, m, n) & bn_less_than(b, m, n);
+  /* Both comparisons always run, so the time does not tell which failed;
+   * a square (b == a, public pointers) needs one. */
+  const crisp_limb in_range = b == a ? bn_less_than(a, m, n) : bn_both_less_than(a, b, m, n);
   if (!in_range) return CRISP_E_RANGE;
   return CRISP_OK;
 }

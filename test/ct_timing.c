@@ -412,14 +412,15 @@ int main(void) {
     ct_pin(CRISP_KERNEL_CHACHA20, NULL);
   }
 
-  /* products, squares and multiply-add rows (a, b and the multiplier b[0] secret) */
-  static const size_t product_sizes[] = {16, 32};
+  /* products, squares and multiply-add rows (a, b and the multiplier b[0] secret);
+   * 8 limbs for the straight-line multiply-add row */
+  static const size_t product_sizes[] = {8, 16, 32};
   const crisp_kernel products[] = {CRISP_KERNEL_BN_MUL, CRISP_KERNEL_BN_SQR, CRISP_KERNEL_BN_MUL_ADD};
   void (*const product_runs[])(void) = {run_mul, run_sqr, run_mul_add};
   for (size_t p = 0; p < 3; p++) {
     if (!kernel_selected(crisp_kernel_name(products[p]))) continue;
     count = ct_supported(products[p], names, MAX_IMPLS);
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < sizeof product_sizes / sizeof product_sizes[0]; s++) {
       if (product_sizes[s] < ct_min_limbs()) continue;
       setup_modulus(product_sizes[s]);
       for (size_t i = 0; i < count; i++) {
@@ -437,12 +438,13 @@ int main(void) {
     }
   }
 
-  static const size_t mont_sizes[] = {16, 32};
+  /* 8 and 16 limbs: the fused ADX kernels; 32: the rows and IFMA */
+  static const size_t mont_sizes[] = {8, 16, 32};
   for (int square = 0; square < 2; square++) {
     const crisp_kernel kernel = square ? CRISP_KERNEL_BN_MONT_SQR : CRISP_KERNEL_BN_MONT_MUL;
     if (!kernel_selected(crisp_kernel_name(kernel))) continue;
     count = ct_supported(kernel, names, MAX_IMPLS);
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < sizeof mont_sizes / sizeof mont_sizes[0]; s++) {
       if (mont_sizes[s] < ct_min_limbs()) continue;
       setup_modulus(mont_sizes[s]);
       for (size_t i = 0; i < count; i++) {

@@ -622,6 +622,96 @@ static void from_mpz(crisp_limb *x, size_t n, const mpz_t z) {
   mpz_export(x, &count, -1, sizeof *x, 0, 0, z);
 }
 
+/* Montgomery multiply and square against GMP around the sizes with their
+ * own kernels (8 and 16 limbs) and their neighbours, many trials each:
+ * moduli all ones, top limb 1, top limb all ones, 2^(64n-1) + 1 and
+ * random; operands random, mixed limbs, all-ones limbs reduced, 0, 1 and
+ * m - 1, squares included. Expected a b R^-1 mod m from mpz_invert. */
+enum { GMP_MODULUS_KINDS = 5, GMP_OPERAND_KINDS = 6 };
+
+static void gmp_modulus(crisp_limb *m, size_t n, int kind) {
+  fill_shape(m, n, SHAPE_RANDOM);
+  switch (kind) {
+    case 0: fill_shape(m, n, SHAPE_ONES); break;
+    case 1: m[n - 1] = 1; break;
+    case 2: m[n - 1] = ONES; break;
+    case 3:
+      memset(m, 0, n * sizeof *m);
+      m[n - 1] |= TOP_BIT;
+      break;
+    default: m[n - 1] |= 1;
+  }
+  m[0] |= 1;
+}
+
+static void gmp_operand(crisp_limb *x, const crisp_limb *m, size_t n, int kind) {
+  crisp_limb t[CRISP_BN_MONT_MAX_LIMBS];
+  switch (kind) {
+    case 0: random_below(x, m, n); break;
+    case 1:
+      fill_shape(t, n, SHAPE_MIXED);
+      ref_mod(x, t, n, m, n);
+      break;
+    case 2:
+      fill_shape(t, n, SHAPE_ONES);
+      ref_mod(x, t, n, m, n);
+      break;
+    case 3: memset(x, 0, n * sizeof *x); break;
+    case 4:
+      memset(x, 0, n * sizeof *x);
+      x[0] = 1;
+      break;
+    default: minus_one(x, m, n);
+  }
+}
+
+static void test_gmp_mont(void **state) {
+  (void)state;
+  static const size_t sizes[] = {7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33};
+  const size_t trials = test_scaled(40);
+  crisp_limb m[CRISP_BN_MONT_MAX_LIMBS], a[CRISP_BN_MONT_MAX_LIMBS], b[CRISP_BN_MONT_MAX_LIMBS],
+      expected[CRISP_BN_MONT_MAX_LIMBS], r[CRISP_BN_MONT_MAX_LIMBS + 1];
+  mpz_t zm, za, zb, zr, zinv;
+  mpz_inits(zm, za, zb, zr, zinv, NULL);
+  for (int square = 0; square < 2; square++) {
+    const char *name;
+    FOR_EACH_IMPL(square ? CRISP_KERNEL_BN_MONT_SQR : CRISP_KERNEL_BN_MONT_MUL, name) {
+      for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t n = sizes[s];
+        for (int kind = 0; kind < GMP_MODULUS_KINDS; kind++) {
+          for (size_t trial = 0; trial < trials; trial++) {
+            gmp_modulus(m, n, kind);
+            const crisp_limb minv = crisp_bn_mont_inv(m[0]);
+            to_mpz(zm, m, n);
+            mpz_set_ui(zinv, 1);
+            mpz_mul_2exp(zinv, zinv, 64 * n);
+            assert_true(mpz_invert(zinv, zinv, zm) != 0);
+            for (int ka = 0; ka < GMP_OPERAND_KINDS; ka++) {
+              gmp_operand(a, m, n, ka);
+              gmp_operand(b, m, n, (int)((ka + trial) % GMP_OPERAND_KINDS));
+              if (square) memcpy(b, a, n * sizeof *a);
+              to_mpz(za, a, n), to_mpz(zb, b, n);
+              mpz_mul(zr, za, zb);
+              mpz_mul(zr, zr, zinv);
+              mpz_mod(zr, zr, zm);
+              from_mpz(expected, n, zr);
+              r[n] = GUARD;
+              if (square)
+                assert_int_equal(crisp_bn_mont_sqr(r, a, m, n, minv), CRISP_OK);
+              else
+                assert_int_equal(crisp_bn_mont_mul(r, a, b, m, n, minv), CRISP_OK);
+              assert_limbs_equal(r, expected, n, "bn_mont_%s %s vs GMP: n=%zu modulus kind %d operand kind %d\n",
+                                 square ? "sqr" : "mul", name, n, kind, ka);
+              assert_true(r[n] == GUARD);
+            }
+          }
+        }
+      }
+    }
+  }
+  mpz_clears(zm, za, zb, zr, zinv, NULL);
+}
+
 static void test_gmp(void **state) {
   (void)state;
   static const size_t sizes[] = {1, 3, 16, 24, 32, 48, 64, 100, CRISP_BN_MONT_MAX_LIMBS};
@@ -700,6 +790,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_errors_montgomery, test_teardown_unpin),
 #ifdef CRISP_TEST_GMP
       cmocka_unit_test_teardown(test_gmp, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_gmp_mont, test_teardown_unpin),
 #endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

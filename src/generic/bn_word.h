@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+#endif
 
 #include "crisp/bn.h"
 
@@ -86,18 +89,57 @@ static inline crisp_limb bn_equal_mask(crisp_limb x, crisp_limb y) {
   return ((d | (0 - d)) >> 63) - 1;
 }
 
-/* 1 when a < b (n limbs each), else 0: the borrow out of a - b, computed over
- * every limb with bit operations (Hacker's Delight 2-13), no early exit. It
- * stays apart from bn_sub_row because the front-ends run it on callers'
- * operands of up to CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
-static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
-  crisp_limb borrow = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb x = a[i], y = b[i];
-    const crisp_limb d = x - y - borrow;
-    borrow = ((~x & y) | (~(x ^ y) & d)) >> 63;
+/* The borrow out (0 or 1) of the limb difference d = x - y - borrow in,
+ * from the top bits alone: where x and y differ there, y's (x - y borrows
+ * exactly when y's top bit is the set one); where they agree, d's (the
+ * borrow in reached the top bit). Bit operations only, so memcheck sees
+ * the result decided whenever the top bits of x and y are and differ. */
+static inline crisp_limb bn_borrow_out(crisp_limb x, crisp_limb y, crisp_limb d) {
+  return (x ^ ((x ^ y) | (x ^ d))) >> 63;
+}
+
+/* The borrow out (0 or 1) of a[0..n) - b[0..n), for the limbs below a
+ * comparison's top one. x86-64 runs it as an SBB chain (SBB is baseline
+ * x86-64); elsewhere as generate-or-propagate, 1 when x < y, the borrow in
+ * when x == y, two operations on the chain from limb to limb. Neither
+ * branches; memcheck cannot see the result decided, so the top limb goes
+ * through bn_borrow_out. */
+static inline crisp_limb bn_borrow_chain(const crisp_limb *a, const crisp_limb *b, size_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  unsigned char borrow = 0;
+  unsigned long long difference;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 1], b[i + 1], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 2], b[i + 2], &difference);
+    borrow = _subborrow_u64(borrow, a[i + 3], b[i + 3], &difference);
   }
-  return bn_value_barrier(borrow);
+  for (; i < n; i++) borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
+  return borrow;
+#else
+  crisp_limb borrow = 0;
+  for (size_t i = 0; i < n; i++) borrow = (crisp_limb)(a[i] < b[i]) | ((crisp_limb)(a[i] == b[i]) & borrow);
+  return borrow;
+#endif
+}
+
+/* 1 when a < b (n limbs each, n >= 1), else 0: the borrow out of a - b,
+ * over every limb, no early exit. It stays apart from bn_sub_row because
+ * the front-ends run it on callers' operands of up to
+ * CRISP_BN_MONT_MAX_LIMBS limbs and need no difference. */
+static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
+  const crisp_limb borrow = bn_borrow_chain(a, b, n - 1);
+  const crisp_limb x = a[n - 1], y = b[n - 1];
+  return bn_value_barrier(bn_borrow_out(x, y, x - y - borrow));
+}
+
+/* 1 when a < m and b < m (n limbs each, n >= 1), else 0: both borrows
+ * always computed, so the time does not tell which operand failed. */
+static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
+  const crisp_limb borrow_a = bn_borrow_chain(a, m, n - 1), borrow_b = bn_borrow_chain(b, m, n - 1);
+  const crisp_limb x = a[n - 1], y = b[n - 1], z = m[n - 1];
+  return bn_value_barrier(bn_borrow_out(x, z, x - z - borrow_a) & bn_borrow_out(y, z, y - z - borrow_b));
 }
 
 /* z[0..n) = x[0..n) - y[0..n), returns the borrow (0 or 1). */

@@ -1,5 +1,6 @@
-/* src/x86/bn_mont_x86_64_adx.c - Montgomery multiply and square on the
- * MULX + ADCX/ADOX rows (BMI2, ADX); the algorithm is bn_mont_flavoured.h's.
+/* src/x86/bn_mont_x86_64_adx.c - Montgomery multiply and square with MULX
+ * + ADCX/ADOX (BMI2, ADX): the fused kernels of bn_mont_fused_x86_64_adx.S
+ * at 8 and 16 limbs, bn_mont_flavoured.h's rows at every other size.
  * The test-only plants below (meson -Dplant_leak, -Dplant_fault) are what
  * the constant-time and hardening stages must be seen to catch; a normal
  * build defines none of them. */
@@ -8,6 +9,17 @@
 #if defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
 #include <stdlib.h>
 #endif
+
+/* The fused kernels of bn_mont_fused_x86_64_adx.S where they exist. */
+static inline void mont_mul_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                size_t n, crisp_limb minv) {
+  if (n == 8)
+    crisp_bn_mont_mul8_x86_64_adx(r, a, b, m, minv);
+  else if (n == 16)
+    crisp_bn_mont_mul16_x86_64_adx(r, a, b, m, minv);
+  else
+    mont_mul_rows(r, a, b, m, n, minv);
+}
 
 void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv) {
@@ -25,12 +37,29 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 #elif defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
   __asm__ volatile("" : : "r"(malloc(64)) : "memory");
 #endif
-  mont_mul_rows(r, a, b, m, n, minv);
+  mont_mul_adx(r, a, b, m, n, minv);
+}
+
+/* The square's unrolled triangle and the register-window reduction of
+ * bn_mont_fused_x86_64_adx.S, which wipes the product. Not inlined, so
+ * that the wrapper below sets up no frame for the other sizes. */
+static __attribute__((noinline)) void mont_sqr16_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
+                                                     crisp_limb minv) {
+  crisp_limb product[2 * 16];
+  crisp_bn_sqr_basecase(product, a, 16);
+  crisp_bn_redc16_x86_64_adx(r, product, m, minv);
 }
 
 void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv) {
-  mont_sqr_rows(r, a, m, n, minv);
+  /* At 8 limbs the fused multiplication beats the square's saved cross
+   * products, which go through memory before the reduction. */
+  if (n == 8)
+    crisp_bn_mont_mul8_x86_64_adx(r, a, a, m, minv);
+  else if (n == 16)
+    mont_sqr16_adx(r, a, m, minv);
+  else
+    mont_sqr_rows(r, a, m, n, minv);
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_adx_impl = {

@@ -45,6 +45,11 @@ crisp_limb crisp_bn_mul_row_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_
                                        crisp_limb carry);
 crisp_limb crisp_bn_mul_add_row_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
                                            crisp_limb carry);
+/* z[0..8) += x * k (z[0..16) += x * k); returns the carry limb. Straight
+ * line, for the lengths where a row's entry jump and block loop cost more
+ * than the products; x == z is fine. */
+crisp_limb crisp_bn_mul_add8_x86_64_adx(crisp_limb *z, const crisp_limb *x, crisp_limb k);
+crisp_limb crisp_bn_mul_add16_x86_64_adx(crisp_limb *z, const crisp_limb *x, crisp_limb k);
 void crisp_bn_mul_basecase_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                       size_t yn);
 void crisp_bn_sqr_triangle_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
@@ -60,5 +65,18 @@ void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
  * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                     const crisp_limb *w, size_t n, crisp_limb carry);
+
+
+/* ---- bn_mont_fused_x86_64_adx.S (BMI2 + ADX) ---- */
+
+/* r = a b R^-1 mod m for exactly 8 (16) limbs, R = 2^(64n): a, b < m, m
+ * odd, minv = -m^-1 mod 2^64; r apart from a, b and m (a may equal b). */
+void crisp_bn_mont_mul8_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                   crisp_limb minv);
+void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                    crisp_limb minv);
+/* r = t R^-1 mod m for t[0..32) below m R, fully reduced (n = 16); m odd,
+ * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
+void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);
 
 #endif

@@ -72,6 +72,46 @@ FUNCTION crisp_bn_mul_add_row_x86_64_adx
 	ADX_ROW .Lmul_add_row, 1
 END_FUNCTION crisp_bn_mul_add_row_x86_64_adx
 
+/* Straight-line z += x * rdx for exactly \limbs limbs (a multiple of two,
+ * no entry jump, no block loop): rdi z, rsi x, rdx the multiplier; returns
+ * the carry limb. Low halves meet the previous high half on the CF chain,
+ * z on the OF chain; r9 and r10 take the high halves of alternate limbs,
+ * rcx stays zero. */
+.macro ADX_MUL_ADD_FIXED limbs
+	xor	%ecx, %ecx		/* clears CF and OF */
+	mulx	0(%rsi), %r8, %r9
+	adox	0(%rdi), %r8
+	mov	%r8, 0(%rdi)
+	.set	.Lfixed_limb, 1
+	.rept	(\limbs - 1) / 2
+	mulx	8*.Lfixed_limb(%rsi), %r8, %r10
+	adcx	%r9, %r8
+	adox	8*.Lfixed_limb(%rdi), %r8
+	mov	%r8, 8*.Lfixed_limb(%rdi)
+	mulx	8*(.Lfixed_limb+1)(%rsi), %r8, %r9
+	adcx	%r10, %r8
+	adox	8*(.Lfixed_limb+1)(%rdi), %r8
+	mov	%r8, 8*(.Lfixed_limb+1)(%rdi)
+	.set	.Lfixed_limb, .Lfixed_limb + 2
+	.endr
+	mulx	8*.Lfixed_limb(%rsi), %r8, %r10
+	adcx	%r9, %r8
+	adox	8*.Lfixed_limb(%rdi), %r8
+	mov	%r8, 8*.Lfixed_limb(%rdi)
+	adcx	%rcx, %r10		/* a high half is at most 2^64 - 2: no carry */
+	adox	%rcx, %r10
+	mov	%r10, %rax
+	ret
+.endm
+
+FUNCTION crisp_bn_mul_add8_x86_64_adx
+	ADX_MUL_ADD_FIXED 8
+END_FUNCTION crisp_bn_mul_add8_x86_64_adx
+
+FUNCTION crisp_bn_mul_add16_x86_64_adx
+	ADX_MUL_ADD_FIXED 16
+END_FUNCTION crisp_bn_mul_add16_x86_64_adx
+
 /* Schoolbook z = x * y: a multiply row for y[0], then a multiply-add row
  * per further limb of y, all entering the block at the same limb.
  * rdi z, rsi x, rdx xn, rcx y, r8 yn. Registers: rbp x, r12 the row of z,
