@@ -134,7 +134,7 @@ static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const cr
   reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
 
   /* m1 = cp^dp mod p, m2 = cq^dq mod q, together */
-  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h);
+  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, s->r2p, s->r2q);
   if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
   if (fault) fault(s->m1, h);
 

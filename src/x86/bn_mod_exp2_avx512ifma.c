@@ -18,7 +18,8 @@
  * each window's table entry is read by a scan of the whole table under a
  * mask, so no address depends on an exponent. At 20 digits the ladder's
  * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
- * and the final subtraction are those of the single kernel
+ * (from the caller's R^2 when it has one) and the final subtraction are
+ * those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
@@ -386,7 +387,8 @@ enum { SLOTS_AFTER_TABLE = 7 };
 
 static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                                const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1) {
+                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
+                               const crisp_limb *r2_0, const crisp_limb *r2_1) {
   const size_t k = crisp_bn52_limbs(n);
   amm2_fn *amm2 = amm2_for(k);
   ams2_fn *ams2 = ams2_for(k);
@@ -402,6 +404,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
 
   crisp_limb *const result[2] = {r0, r1};
   const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
+  const crisp_limb *const r2[2] = {r2_0, r2_1};
   const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
   uint64_t *table[2], *m52[2], *m_up[2], *square[2], *acc[2], *selected[2], *one[2];
   for (int l = 0; l < 2; l++) {
@@ -416,7 +419,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     crisp_bn52_from64(m52[l], k, mod[l], n, 0);
     for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
     for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
-    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l]);
+    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l], r2[l]);
     crisp_bn52_from64(acc[l], k, base[l], n, 0);
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
