@@ -43,6 +43,10 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
 void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0,
                    const crisp_limb *r2);
 
+/* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
+ * fewer doublings than starting from scratch), else 0. */
+int crisp_bn52_r2_uses_r2(size_t n, size_t k);
+
 void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv);
 void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,

@@ -475,7 +475,10 @@ enum { PUBLIC_SLOTS = 7 };
 /* r[l] = b[l]^e mod m[l] for one public exponent e (the CRT's check that
  * r^e = c): left-to-right square and multiply, branching on e's bits and
  * nothing else, both lanes in each product. R'^2 comes from the caller's
- * R^2. A zero exponent is left to the caller (CRISP_E_UNSUPPORTED). */
+ * R^2; at sizes where that takes more doublings than from scratch (k = 32
+ * for 24 limbs: 256 against 205, about as long as the caller's own
+ * radix-2^64 check), and for a zero exponent, the caller checks on its own
+ * (CRISP_E_UNSUPPORTED). */
 static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                                   const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1,
                                   size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
@@ -485,7 +488,7 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
   ams2_fn *ams2 = ams2_for(k);
   size_t top = en * LIMB_BITS;
   while (top > 0 && !((e[(top - 1) / LIMB_BITS] >> ((top - 1) % LIMB_BITS)) & 1)) top--;
-  if (!amm2 || !top) return CRISP_E_UNSUPPORTED;
+  if (!amm2 || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
   const size_t stride = padded_digits(k), lane_digits = PUBLIC_SLOTS * stride;
   const size_t bytes = 2 * lane_digits * sizeof(uint64_t);
   uint64_t *scratch = aligned_alloc(64, bytes);

@@ -39,21 +39,33 @@ static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_
   crisp_wipe(difference, n * sizeof(crisp_limb));
 }
 
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0,
-                   const crisp_limb *r2) {
-  /* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
-   * 2^(64(n-1)), which is below m) and square s times, each
-   * almost-Montgomery square doubling the power above R'. From R^2 =
-   * 2^(128n): R'^2 = R^2 2^(2(52k - 64n)). Whichever doubles fewer times;
-   * both counts depend on the sizes only. */
-  const size_t exponent = CRISP_BN52_BITS * k, margin = exponent - LIMB_BITS * n;
+/* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
+ * 2^(64(n-1)), which is below m) and square s times, each almost-Montgomery
+ * square doubling the power above R'. From R^2 = 2^(128n): R'^2 = R^2
+ * 2^(2(52k - 64n)). Both counts of doublings depend on the sizes only. */
+static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
+  const size_t exponent = CRISP_BN52_BITS * k;
   unsigned s = 0;
   while (!((exponent >> s) & 1)) s++;
-  const size_t fresh = exponent + (exponent >> s) - LIMB_BITS * (n - 1);
+  *squares = s;
+  return exponent + (exponent >> s) - LIMB_BITS * (n - 1);
+}
+
+static size_t doublings_from_r2(size_t n, size_t k) { return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n); }
+
+int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
+  unsigned s;
+  return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
+}
+
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0,
+                   const crisp_limb *r2) {
+  unsigned s;
+  const size_t fresh = fresh_doublings(n, k, &s);
   crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
-  if (r2 && 2 * margin < fresh) {
+  if (r2 && crisp_bn52_r2_uses_r2(n, k)) {
     memcpy(power, r2, n * sizeof(crisp_limb));
-    double_mod_times(power, m, n, 2 * margin);
+    double_mod_times(power, m, n, doublings_from_r2(n, k));
     s = 0;
   } else {
     memset(power, 0, n * sizeof(crisp_limb));
