@@ -114,8 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     r[2 * h] = 0x5a5a5a5a5a5a5a5aull;
     const int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, e, 1);
     fuzz_check(status == verdict, "crt %s with e: status %d, generic %d", name, status, verdict);
-    fuzz_check(!memcmp(r, checked, 2 * h * sizeof(crisp_limb)), "crt %s with e: half %zu differs from generic", name,
-               h);
+    fuzz_check(!memcmp(r, checked, 2 * h * sizeof(crisp_limb)),
+               "crt %s with e: half %zu differs from generic", name, h);
     fuzz_check(r[2 * h] == 0x5a5a5a5a5a5a5a5aull, "crt %s wrote past r", name);
   }
   fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);

@@ -38,8 +38,9 @@ int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, 
   /* The special cases (a modulus of 1, an empty exponent) and tiny moduli
    * go the single way, where they are handled once. */
   if (en && n > 1) {
-    const int status = crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n,
-                                                            crisp_bn_mont_inv(m0[0]), crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
+    const int status =
+        crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
+                                             crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
     if (status != CRISP_E_UNSUPPORTED) return status;
   }
   int status = crisp_bn_mod_exp_checked(r0, b0, e0, en, m0, n);

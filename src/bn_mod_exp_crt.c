@@ -109,7 +109,8 @@ static int powers_differ_together(crisp_limb *differ, const crt_scratch *s, cons
   reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x); /* r mod p */
   memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
   reduce_wide(s->acc, s->wide, q, s->r2q, h, qinvm, s->x); /* r mod q */
-  const int status = impl->pow2_public(s->m1, s->m2, s->base, s->acc, e, en, p, q, h, pinv, qinvm, s->r2p, s->r2q);
+  const int status =
+      impl->pow2_public(s->m1, s->m2, s->base, s->acc, e, en, p, q, h, pinv, qinvm, s->r2p, s->r2q);
   if (status != CRISP_OK) return status;
   crisp_limb bits = 0;
   for (size_t i = 0; i < h; i++) bits |= (s->m1[i] ^ s->cp[i]) | (s->m2[i] ^ s->cq[i]);

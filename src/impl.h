@@ -156,17 +156,18 @@ typedef struct crisp_bn_mont_sqr_impl {
  * nothing was written and the front-end runs two single exponentiations). */
 typedef struct crisp_bn_mod_exp2_impl {
   crisp_impl_info info;
-  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1, const crisp_limb *e0,
-                  const crisp_limb *e1, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                  crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
+  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                  const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                  const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
+                  const crisp_limb *r2_1);
   /* Optional (NULL: the caller computes each power on its own): r0 =
    * b0^e mod m0 and r1 = b1^e mod m1 for one PUBLIC exponent e of en >= 1
    * limbs, as the CRT's fault check needs; bases below the moduli, r2_0 and
    * r2_1 as above but never NULL. Constant time in bases and moduli; the
    * time may depend on e. Same returns as mod_exp2. */
-  int (*pow2_public)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1, const crisp_limb *e,
-                     size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n, crisp_limb minv0,
-                     crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
+  int (*pow2_public)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                     const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
+                     crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
 } crisp_bn_mod_exp2_impl;
 /* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
  * (constants, key, block counter in word 12, nonce), len bytes, any length;

@@ -3,7 +3,8 @@
  * against OpenSSL's raw RSA private operation (RSA_NO_PADDING) on freshly
  * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
  * this CPU supports; the fault check through the internal hook, and the
- * implementations' pow2_public it runs on against GMP; every error code. Links the static library for crisp_bn_mod_exp_crt_hooked. */
+ * implementations' pow2_public it runs on against GMP; every error code. Links the static library for
+ * crisp_bn_mod_exp_crt_hooked. */
 #include "common.h"
 
 #include "bn_internal.h"
@@ -300,7 +301,8 @@ static void test_pow2_public(void **state) {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       const size_t n = sizes[s];
       for (int kind = 0; kind < 6; kind++) {
-        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], r2_0[MAX_LIMBS], r2_1[MAX_LIMBS];
+        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], r2_0[MAX_LIMBS],
+            r2_1[MAX_LIMBS];
         crisp_limb r0[MAX_LIMBS], r1[MAX_LIMBS], want0[MAX_LIMBS], want1[MAX_LIMBS], e[2] = {0, 0};
         const size_t en = kind >= 4 ? 2 : 1;
         static const crisp_limb small[4] = {0, 1, 3, 65537};

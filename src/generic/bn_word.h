@@ -120,7 +120,6 @@ static inline crisp_limb bn_sub_row(crisp_limb *z, const crisp_limb *x, const cr
   return borrow;
 }
 
-
 /* x = 2x mod m for x < m (n limbs, m odd), the choice made by mask;
  * difference is n limbs of scratch. One pass shifts x and subtracts m
  * (setup code doubles a hundred times or more per modulus, so the passes

@@ -40,8 +40,8 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
  * m of n limbs and m52 its k digits; constant time in m. square is 32-byte
  * aligned. r2, when not NULL, is R^2 mod m (R = 2^(64n), n limbs, below m),
  * which a caller may already have: it is used when it saves work. */
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0,
-                   const crisp_limb *r2);
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
+                   uint64_t k0, const crisp_limb *r2);
 
 /* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
  * fewer doublings than starting from scratch), else 0. */

@@ -51,15 +51,17 @@ static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
   return exponent + (exponent >> s) - LIMB_BITS * (n - 1);
 }
 
-static size_t doublings_from_r2(size_t n, size_t k) { return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n); }
+static size_t doublings_from_r2(size_t n, size_t k) {
+  return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n);
+}
 
 int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
   unsigned s;
   return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
 }
 
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0,
-                   const crisp_limb *r2) {
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
+                   uint64_t k0, const crisp_limb *r2) {
   unsigned s;
   const size_t fresh = fresh_doublings(n, k, &s);
   crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
