@@ -1,10 +1,14 @@
-/* fuzz/fuzz_bn_mod_exp_crt.c - crisp_bn_mod_exp_crt without the fault
- * check (e == NULL): half size, two odd "primes" p and q whose top bits are
- * set (so p q fills 2 half limbs; they need not be prime), dp, dq, qinv
- * below p and c below p q from the input. Every bn_mod_exp2 implementation
+/* fuzz/fuzz_bn_mod_exp_crt.c - crisp_bn_mod_exp_crt: half size, two odd
+ * "primes" p and q whose top bits are set (so p q fills 2 half limbs; they
+ * need not be prime), dp, dq, qinv below p and c below p q from the input.
+ * Without the fault check (e == NULL), every bn_mod_exp2 implementation
  * must give what generic gives, and generic what GMP gives for the same
  * formula: m1 = c^dp mod p, m2 = c^dq mod q, r = m2 + q (qinv (m1 - m2) mod
- * p). With e given, generic must accept exactly when r^e = c mod p q. */
+ * p). With a one-limb e, every implementation must accept exactly when r^e
+ * = c mod p and mod q (GMP says which), and otherwise return
+ * CRISP_E_MISMATCH with r zero. Random keys almost never pass the check,
+ * so one input in four takes q = p and dp = dq = e = 1, which always
+ * does. */
 #include "fuzz_common.h"
 #include "fuzz_oracle.h"
 
@@ -30,6 +34,24 @@ static int oracle_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, c
   mpz_clears(zc, zp, zq, zdp, zdq, zqinv, m1, m2, t, NULL);
   return 1;
 }
+
+/* 1 when r^e = c mod p and mod q. */
+static int oracle_check(const crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                        crisp_limb e, size_t h) {
+  mpz_t zr, zc, zp, zq, ze, x, y;
+  mpz_inits(zr, zc, zp, zq, ze, x, y, NULL);
+  oracle_import(zr, r, 2 * h), oracle_import(zc, c, 2 * h), oracle_import(zp, p, h), oracle_import(zq, q, h);
+  oracle_import(ze, &e, 1);
+  int pass = 1;
+  for (int half = 0; half < 2; half++) {
+    const mpz_ptr m = half ? zq : zp;
+    mpz_powm(x, zr, ze, m);
+    mpz_mod(y, zc, m);
+    pass &= mpz_cmp(x, y) == 0;
+  }
+  mpz_clears(zr, zc, zp, zq, ze, x, y, NULL);
+  return pass;
+}
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -46,6 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_below_modulus(&in, qinv, p, h);
   fuzz_limbs(&in, c, 2 * h);
   c[2 * h - 1] >>= 2; /* p q >= 2^(128h - 2) */
+  crisp_limb e[1];
+  fuzz_limbs(&in, e, 1);
+  if (fuzz_below(&in, 4) == 0) {
+    memcpy(q, p, h * sizeof(crisp_limb));
+    memset(dp, 0, h * sizeof(crisp_limb)), memset(dq, 0, h * sizeof(crisp_limb));
+    dp[0] = dq[0] = e[0] = 1;
+  }
 
   fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
   fuzz_check(crisp_bn_mod_exp_crt(want, c, p, q, dp, dq, qinv, h, NULL, 0) == CRISP_OK, "generic crt half %zu", h);
@@ -63,6 +92,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, NULL, 0);
     fuzz_check(status == CRISP_OK, "crt %s status %d", name, status);
     fuzz_check(!memcmp(r, want, 2 * h * sizeof(crisp_limb)), "crt %s: half %zu differs from generic", name, h);
+    fuzz_check(r[2 * h] == 0x5a5a5a5a5a5a5a5aull, "crt %s wrote past r", name);
+  }
+
+  /* with the fault check: generic's verdict, then every implementation's */
+  crisp_limb checked[2 * MAX_HALF];
+  fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
+  const int verdict = crisp_bn_mod_exp_crt(checked, c, p, q, dp, dq, qinv, h, e, 1);
+  fuzz_check(verdict == CRISP_OK || verdict == CRISP_E_MISMATCH, "generic crt with e: status %d", verdict);
+  int zero = 1;
+  for (size_t i = 0; i < 2 * h; i++) zero &= checked[i] == 0;
+  fuzz_check(verdict == CRISP_OK ? !memcmp(checked, want, 2 * h * sizeof(crisp_limb)) : zero,
+             "generic crt with e: r is neither the result nor wiped (status %d)", verdict);
+#ifdef FUZZ_WITH_GMP
+  fuzz_check((verdict == CRISP_OK) == oracle_check(want, c, p, q, e[0], h),
+             "generic crt with e: status %d, GMP disagrees, half %zu", verdict, h);
+#endif
+  for (size_t i = 0; i < count; i++) {
+    fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, impls[i]);
+    const char *name = crisp_impl_name(CRISP_KERNEL_BN_MOD_EXP2);
+    r[2 * h] = 0x5a5a5a5a5a5a5a5aull;
+    const int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, e, 1);
+    fuzz_check(status == verdict, "crt %s with e: status %d, generic %d", name, status, verdict);
+    fuzz_check(!memcmp(r, checked, 2 * h * sizeof(crisp_limb)),
+               "crt %s with e: half %zu differs from generic", name, h);
     fuzz_check(r[2 * h] == 0x5a5a5a5a5a5a5a5aull, "crt %s wrote past r", name);
   }
   fuzz_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);

@@ -84,9 +84,16 @@ seeds = {
         for n, en, alias in ((1, 1, 0), (2, 0, 1), (16, 4, 0), (16, 1, 1), (24, 2, 0), (32, 3, 1), (33, 1, 0))
     ],
     # half, p, q, dp, dq, qinv below p, c
+    # then e = 65537 and a random key (the fault check rejects it), and at
+    # the IFMA sizes q = p, dp = dq = e = 1 (the check passes)
     "bn_mod_exp_crt": [
         size(h) + limbs(h) + limbs(h) + limbs(h) + limbs(h, 2) + b"\x00" + limbs(h) + limbs(2 * h)
+        + bytes([0]) + struct.pack("<Q", 65537) + u16(1)
         for h in (1, 2, 8, 16, 24, 32)
+    ] + [
+        size(h) + bytes([0]) + bytes([0xff] * (8 * h)) + b"\x00" * (4 * (1 + 8 * h) + 1)
+        + bytes([0]) + b"\x5a" * (8 * h) + bytes(8 * h) + bytes([0]) + struct.pack("<Q", 1) + u16(0)
+        for h in (16, 24, 32)
     ],
     # key, nonce, big-endian counter, message: RFC 8439 2.4.2, the counter
     # limit, group boundaries of the 4-, 8- and 16-block kernels

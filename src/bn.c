@@ -61,22 +61,26 @@ void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, cri
                               const crisp_bn_mont_sqr_impl *sqr) {
   crisp_limb x[CRISP_BN_MONT_MAX_LIMBS], t[CRISP_BN_MONT_MAX_LIMBS];
   /* Start below m: 2^(64(n-1)) for n > 1 (m exceeds it: m is odd and its top
-   * limb nonzero), 1 mod m for n == 1. 65 doublings give 2R mod m, the
-   * Montgomery form of 2; then square-and-double along the bits of 64n
-   * builds the Montgomery form of 2^(64n), which is R^2 mod m. */
+   * limb nonzero), 1 mod m for n == 1. 80 doublings give 2^16 R mod m, the
+   * Montgomery form of 2^16; then square, and multiply by 2^16 (16 more
+   * doublings) where a bit is set, along the bits of 4n: that builds the
+   * Montgomery form of 2^(16 * 4n), which is R^2 mod m. Starting at 2^16
+   * rather than 2 costs 15 more doublings and saves four squares. */
+  enum { START_BITS = 16 };
   memset(x, 0, n * LIMB_BYTES);
   if (n > 1)
     x[n - 1] = 1;
   else
     x[0] = m[0] != 1;
-  for (int i = 0; i < 65; i++) bn_double_mod(x, m, n, t);
-  const size_t exponent = 64 * n;
+  for (int i = 0; i < 64 + START_BITS; i++) bn_double_mod(x, m, n, t);
+  const size_t exponent = 64 / START_BITS * n;
   int bit = 0;
   while (exponent >> (bit + 1)) bit++;
   for (bit--; bit >= 0; bit--) {
     sqr->mont_sqr(t, x, m, n, minv);
     memcpy(x, t, n * LIMB_BYTES);
-    if ((exponent >> bit) & 1) bn_double_mod(x, m, n, t);
+    if ((exponent >> bit) & 1)
+      for (int i = 0; i < START_BITS; i++) bn_double_mod(x, m, n, t);
   }
   memcpy(r2, x, n * LIMB_BYTES);
 }

@@ -24,10 +24,11 @@ int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_
 
 /* crisp_bn_mod_exp2 after its checks: through the active bn_mod_exp2
  * implementation, or two crisp_bn_mod_exp_checked when it does not take the
- * size. r0 and r1 overlap no input and not each other. */
+ * size. r0 and r1 overlap no input and not each other. r2_0, r2_1: R^2
+ * mod m0, m1 when the caller has them, else NULL (impl.h, BN_MOD_EXP2). */
 int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                           const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                          const crisp_limb *m1, size_t n);
+                          const crisp_limb *m1, size_t n, const crisp_limb *r2_0, const crisp_limb *r2_1);
 
 /* crisp_bn_mod_exp_crt with a test hook: fault, when not NULL, is called
  * on m1 = c^dp mod p (half limbs) between the exponentiations and the

@@ -34,12 +34,13 @@ static int outputs_overlap(const crisp_limb *r, const crisp_limb *own_base, cons
 
 int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                           const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                          const crisp_limb *m1, size_t n) {
+                          const crisp_limb *m1, size_t n, const crisp_limb *r2_0, const crisp_limb *r2_1) {
   /* The special cases (a modulus of 1, an empty exponent) and tiny moduli
    * go the single way, where they are handled once. */
   if (en && n > 1) {
-    const int status = crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n,
-                                                            crisp_bn_mont_inv(m0[0]), crisp_bn_mont_inv(m1[0]));
+    const int status =
+        crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
+                                             crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
     if (status != CRISP_E_UNSUPPORTED) return status;
   }
   int status = crisp_bn_mod_exp_checked(r0, b0, e0, en, m0, n);
@@ -65,7 +66,7 @@ int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, cons
   /* Kernels want outputs apart from inputs: copy a base its result aliases
    * (r0 == b0 or r1 == b1), and keep r untouched until the end. */
   crisp_limb out0[CRISP_BN_MONT_MAX_LIMBS], out1[CRISP_BN_MONT_MAX_LIMBS];
-  const int status = crisp_bn_mod_exp2_run(out0, out1, b0, b1, e0, e1, en, m0, m1, n);
+  const int status = crisp_bn_mod_exp2_run(out0, out1, b0, b1, e0, e1, en, m0, m1, n, NULL, NULL);
   if (status == CRISP_OK) {
     memcpy(r0, out0, n * LIMB_BYTES);
     memcpy(r1, out1, n * LIMB_BYTES);

@@ -5,7 +5,7 @@
  * public exponent is given, r^e = c mod p*q is checked before r is released
  * (a fault in one half would otherwise hand out a value whose gcd with p*q
  * is a factor: the Bellcore attack), as r^e = c mod p and mod q, each at
- * half the size.
+ * half the size, both together where the bn_mod_exp2 implementation can.
  * p, q and everything derived from them are secret, so after the public
  * checks (pointers, sizes, overlaps) nothing branches: the key and range
  * checks become masks, every step always runs, and the status and what is
@@ -94,6 +94,30 @@ static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, c
   return nonzero_mask(differ);
 }
 
+/* The fault check through the bn_mod_exp2 implementation's pow2_public,
+ * both halves' powers together: *differ is all ones when r^e mod p is not
+ * cp or r^e mod q is not cq (r = s->result). Returns CRISP_OK,
+ * CRISP_E_NOMEM, or CRISP_E_UNSUPPORTED when the implementation has no
+ * such function or does not take the size or exponent (then the caller
+ * checks each half on its own). Uses base, acc, m1, m2, wide and x. */
+static int powers_differ_together(crisp_limb *differ, const crt_scratch *s, const crisp_limb *e, size_t en,
+                                  const crisp_limb *p, const crisp_limb *q, size_t h, crisp_limb pinv,
+                                  crisp_limb qinvm) {
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (!impl->pow2_public) return CRISP_E_UNSUPPORTED;
+  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
+  reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x); /* r mod p */
+  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
+  reduce_wide(s->acc, s->wide, q, s->r2q, h, qinvm, s->x); /* r mod q */
+  const int status =
+      impl->pow2_public(s->m1, s->m2, s->base, s->acc, e, en, p, q, h, pinv, qinvm, s->r2p, s->r2q);
+  if (status != CRISP_OK) return status;
+  crisp_limb bits = 0;
+  for (size_t i = 0; i < h; i++) bits |= (s->m1[i] ^ s->cp[i]) | (s->m2[i] ^ s->cq[i]);
+  *differ = nonzero_mask(bits);
+  return CRISP_OK;
+}
+
 /* z[0..n) += x[0..xn) for xn <= n, carry dropped (the caller knows the sum
  * fits); comparisons, not branches, carry. */
 static void add_into(crisp_limb *z, size_t n, const crisp_limb *x, size_t xn) {
@@ -134,7 +158,7 @@ static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const cr
   reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
 
   /* m1 = cp^dp mod p, m2 = cq^dq mod q, together */
-  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h);
+  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, s->r2p, s->r2q);
   if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
   if (fault) fault(s->m1, h);
 
@@ -158,10 +182,15 @@ static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const cr
    * reductions of c the exponentiations started from. */
   crisp_limb mismatch = 0;
   if (e) {
-    memcpy(s->wide, s->result, nn * LIMB_BYTES);
-    crisp_limb differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
-    memcpy(s->wide, s->result, nn * LIMB_BYTES);
-    differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+    crisp_limb differ = 0;
+    const int together = powers_differ_together(&differ, s, e, en, p, q, h, pinv, qinvm);
+    if (together == CRISP_E_NOMEM) return together; /* public; r untouched */
+    if (together != CRISP_OK) {
+      memcpy(s->wide, s->result, nn * LIMB_BYTES);
+      differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
+      memcpy(s->wide, s->result, nn * LIMB_BYTES);
+      differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+    }
     mismatch = ~bad_key & ~bad_range & differ;
   }
 

@@ -147,15 +147,27 @@ typedef struct crisp_bn_mont_sqr_impl {
  * contract of crisp_bn_mod_exp, which the front-end has checked: moduli of
  * n limbs, odd, top limb nonzero, bases below them, en >= 1 exponent limbs
  * each, minv0 / minv1 = crisp_bn_mont_inv of m0[0] / m1[0]; r0 and r1
- * overlap no input and not each other (the front-end copies). Constant
+ * overlap no input and not each other (the front-end copies). r2_0 and
+ * r2_1 are R^2 mod m0 and mod m1 (R = 2^(64n), n limbs, fully reduced)
+ * when the caller has them (the CRT does), else NULL: an implementation
+ * may start from them instead of computing its own constants. Constant
  * time in bases, exponents and moduli. Returns CRISP_OK, CRISP_E_NOMEM, or
  * CRISP_E_UNSUPPORTED for a size the implementation does not take (then
  * nothing was written and the front-end runs two single exponentiations). */
 typedef struct crisp_bn_mod_exp2_impl {
   crisp_impl_info info;
-  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1, const crisp_limb *e0,
-                  const crisp_limb *e1, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                  crisp_limb minv0, crisp_limb minv1);
+  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                  const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                  const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
+                  const crisp_limb *r2_1);
+  /* Optional (NULL: the caller computes each power on its own): r0 =
+   * b0^e mod m0 and r1 = b1^e mod m1 for one PUBLIC exponent e of en >= 1
+   * limbs, as the CRT's fault check needs; bases below the moduli, r2_0 and
+   * r2_1 as above but never NULL. Constant time in bases and moduli; the
+   * time may depend on e. Same returns as mod_exp2. */
+  int (*pow2_public)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                     const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
+                     crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
 } crisp_bn_mod_exp2_impl;
 /* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
  * (constants, key, block counter in word 12, nonce), len bytes, any length;

@@ -2,11 +2,13 @@
  * moduli, exponent edges) and crisp_bn_mod_exp, and crisp_bn_mod_exp_crt
  * against OpenSSL's raw RSA private operation (RSA_NO_PADDING) on freshly
  * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
- * this CPU supports; the fault check through the internal hook; every
- * error code. Links the static library for crisp_bn_mod_exp_crt_hooked. */
+ * this CPU supports; the fault check through the internal hook, and the
+ * implementations' pow2_public it runs on against GMP; every error code. Links the static library for
+ * crisp_bn_mod_exp_crt_hooked. */
 #include "common.h"
 
 #include "bn_internal.h"
+#include "dispatch/select.h"
 
 #ifdef CRISP_TEST_GMP
 #include <gmp.h>
@@ -282,6 +284,56 @@ static void test_mod_exp2_errors(void **state) {
 
 /* ---- RSA by CRT --------------------------------------------------------- */
 
+/* Every implementation's pow2_public (the CRT's fault check: two powers by
+ * one public exponent) against GMP at the sizes the IFMA kernel takes,
+ * exponents 1, 3, 65537, all ones and random over two limbs, bases random,
+ * zero and m - 1; a zero exponent is left to the caller, and so may be a
+ * size (each implementation must take at least one). */
+static void test_pow2_public(void **state) {
+  (void)state;
+  static const size_t sizes[] = {16, 24, 32};
+  size_t checked = 0;
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+    if (!impl->pow2_public) continue;
+    const size_t checked_before = checked;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      const size_t n = sizes[s];
+      for (int kind = 0; kind < 6; kind++) {
+        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], r2_0[MAX_LIMBS],
+            r2_1[MAX_LIMBS];
+        crisp_limb r0[MAX_LIMBS], r1[MAX_LIMBS], want0[MAX_LIMBS], want1[MAX_LIMBS], e[2] = {0, 0};
+        const size_t en = kind >= 4 ? 2 : 1;
+        static const crisp_limb small[4] = {0, 1, 3, 65537};
+        if (kind < 4) e[0] = small[kind];
+        if (kind == 4) e[0] = e[1] = ~(crisp_limb)0;
+        if (kind == 5) test_fill_random(e, sizeof e);
+        fill_modulus(m0, n), fill_modulus(m1, n);
+        fill_below(b0, m0, n), fill_below(b1, m1, n);
+        if (kind == 2) memset(b1, 0, n * sizeof *b1);
+        if (kind == 3) memcpy(b0, m0, n * sizeof *b0), b0[0] -= 1; /* m0 is odd: no borrow */
+        assert_int_equal(crisp_bn_mont_r2(r2_0, m0, n), CRISP_OK);
+        assert_int_equal(crisp_bn_mont_r2(r2_1, m1, n), CRISP_OK);
+        const int status = impl->pow2_public(r0, r1, b0, b1, e, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
+                                             crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
+        if (kind == 0 || status == CRISP_E_UNSUPPORTED) {
+          assert_int_equal(status, CRISP_E_UNSUPPORTED);
+          continue;
+        }
+        assert_int_equal(status, CRISP_OK);
+        reference_power(want0, b0, e, en, m0, n);
+        reference_power(want1, b1, e, en, m1, n);
+        if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+          fail_msg("pow2_public %s: n=%zu exponent case %d differs", name, n, kind);
+        checked++;
+      }
+    }
+    if (checked == checked_before) fail_msg("pow2_public %s took no size", name);
+  }
+  printf("# %zu pow2_public cases checked\n", checked);
+}
+
 typedef struct rsa_key {
   size_t half;
   crisp_limb n[2 * MAX_LIMBS / 2], p[MAX_LIMBS / 2], q[MAX_LIMBS / 2], dp[MAX_LIMBS / 2], dq[MAX_LIMBS / 2],
@@ -504,6 +556,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_mod_exp2_long, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_edges, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_errors, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_pow2_public, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),
 #ifdef CRISP_TEST_OPENSSL

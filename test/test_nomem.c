@@ -185,7 +185,7 @@ static int call_mod_exp2(crisp_limb *out, const void *context) {
 }
 
 typedef struct crt_case {
-  const crisp_limb *c, *p, *q, *dp, *dq, *qinv;
+  const crisp_limb *c, *p, *q, *dp, *dq, *qinv, *e;
   size_t half;
 } crt_case;
 
@@ -193,6 +193,13 @@ typedef struct crt_case {
 static int call_crt(crisp_limb *out, const void *context) {
   const crt_case *k = context;
   return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, NULL, 0);
+}
+
+/* With the fault check: p = q and dp = dq = e = 1, so that r = c mod p
+ * passes it (r^1 = c mod p twice) and the check's own allocations run. */
+static int call_crt_checked(crisp_limb *out, const void *context) {
+  const crt_case *k = context;
+  return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, 1);
 }
 
 /* crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt on every bn_mod_exp2
@@ -226,11 +233,18 @@ static void test_mod_exp2_crt_nomem(void **state) {
       make_operands(q, c, dq, h, h);
       test_fill_random(c, 2 * h * sizeof(crisp_limb));
       c[2 * h - 1] >>= 2; /* below p q, whose top bits are set */
-      const crt_case k = {c, p, q, dp, dq, qinv, h};
+      const crt_case k = {c, p, q, dp, dq, qinv, NULL, h};
       assert_int_equal(call_crt(expected, &k), CRISP_OK);
       char what[64];
       snprintf(what, sizeof what, "mod_exp_crt %s half=%zu", name, h);
       injected += drive(call_crt, &k, out, 2 * h, expected, what);
+      crisp_limb one[MAX_LIMBS] = {1};
+      memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p, so r = c */
+      const crt_case checked = {c, p, p, one, one, qinv, one, h};
+      assert_int_equal(call_crt_checked(expected, &checked), CRISP_OK);
+      assert_memory_equal(expected, c, 2 * h * sizeof(crisp_limb));
+      snprintf(what, sizeof what, "mod_exp_crt checked %s half=%zu", name, h);
+      injected += drive(call_crt_checked, &checked, out, 2 * h, expected, what);
     }
   }
   printf("# %zu failed allocations injected\n", injected);

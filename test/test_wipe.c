@@ -4,8 +4,8 @@
  * same public inputs (modulus, sizes, lengths) and different secrets must
  * leave identical copies: a word that differs was written from a secret and
  * not wiped. Runs every implementation of the Montgomery kernels,
- * crisp_bn_mod_exp, Poly1305 and ChaCha20 (under the AEADs) at the sizes
- * that take each code path.
+ * crisp_bn_mod_exp, crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt, Poly1305
+ * and ChaCha20 (under the AEADs) at the sizes that take each code path.
  * C cannot reach every spill slot and saved register, so a call may leave
  * up to SPILL_WORDS such words (the generic code leaves 4 to 7); a scratch
  * buffer left unwiped (a product of 8 limbs is 16 words) fails. */
@@ -75,20 +75,28 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
   return count;
 }
 
-typedef enum operation { MONT_MUL, MONT_SQR, MOD_EXP } operation;
+typedef enum operation { MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
+
+/* Public parts of the CRT call: p = q = m, dp = dq = e = 1, so the fault
+ * check passes (r = c mod m) and c and qinv are the secrets. */
+static const crisp_limb crt_one[64] = {1};
 
 /* One call of the operation on the given secrets (a, b or base, exponent)
  * with modulus m, the stack filled before and copied after. The calls stay
  * in this one function so that the stack depth is the same for both runs. */
 static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
                                                const crisp_limb *m, size_t n) {
-  crisp_limb r[CRISP_BN_MONT_MAX_LIMBS];
+  crisp_limb r[CRISP_BN_MONT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
+  if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c);
   stack_below(0);
   int status = CRISP_OK;
   if (op == MONT_MUL) status = crisp_bn_mont_mul(r, a, b, m, n, minv);
   if (op == MONT_SQR) status = crisp_bn_mont_sqr(r, a, m, n, minv);
   if (op == MOD_EXP) status = crisp_bn_mod_exp(r, a, b, n, m, n);
+  /* bases a and b, exponents b and a */
+  if (op == MOD_EXP2) status = crisp_bn_mod_exp2(r, r1, a, b, b, a, n, m, m, n);
+  if (op == MOD_EXP_CRT) status = crisp_bn_mod_exp_crt(c, c, m, m, crt_one, crt_one, b, n, crt_one, 1);
   stack_below(1);
   assert_int_equal(status, CRISP_OK);
 }
@@ -116,7 +124,7 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
       crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL);
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       const size_t n = sizes[s];
-      if (op == MOD_EXP && n > 32) continue; /* slow, and no new code path */
+      if (op != MONT_MUL && op != MONT_SQR && n > 32) continue; /* slow, and no new code path */
       test_fill_random(m, n * sizeof *m);
       m[0] |= 1, m[n - 1] |= 1ull << 63;
       /* A first call resolves lazy bindings, whose stack use differs. No
@@ -154,6 +162,19 @@ static void test_mont_sqr_wipes(void **state) {
 static void test_mod_exp_wipes(void **state) {
   (void)state;
   check_operation(MOD_EXP, CRISP_KERNEL_BN_MONT_MUL, "bn_mod_exp");
+}
+
+/* The dual exponentiation, each implementation with the default
+ * Montgomery kernels. */
+static void test_mod_exp2_wipes(void **state) {
+  (void)state;
+  check_operation(MOD_EXP2, CRISP_KERNEL_BN_MOD_EXP2, "bn_mod_exp2");
+}
+
+/* The CRT around it: reductions, recombination and the fault check. */
+static void test_mod_exp_crt_wipes(void **state) {
+  (void)state;
+  check_operation(MOD_EXP_CRT, CRISP_KERNEL_BN_MOD_EXP2, "bn_mod_exp_crt");
 }
 
 static __attribute__((noinline)) void poly1305_once(const uint8_t *data, size_t len, const uint8_t key[32]) {
@@ -271,6 +292,8 @@ int main(void) {
       cmocka_unit_test_teardown(test_mont_mul_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mont_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp_wipes, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_wipes, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp_crt_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_chacha20_poly1305_wipes, test_teardown_unpin),
   };

@@ -11,8 +11,9 @@
 
 static int mod_exp2_generic(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                             const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                            const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1) {
-  (void)minv0, (void)minv1;
+                            const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
+                            const crisp_limb *r2_0, const crisp_limb *r2_1) {
+  (void)minv0, (void)minv1, (void)r2_0, (void)r2_1;
   const int status = crisp_bn_mod_exp_checked(r0, b0, e0, en, m0, n);
   if (status != CRISP_OK) return status;
   return crisp_bn_mod_exp_checked(r1, b1, e1, en, m1, n);

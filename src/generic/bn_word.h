@@ -162,16 +162,32 @@ static inline crisp_limb bn_sub_row(crisp_limb *z, const crisp_limb *x, const cr
   return borrow;
 }
 
-
 /* x = 2x mod m for x < m (n limbs, m odd), the choice made by mask;
- * difference is n limbs of scratch. */
+ * difference is n limbs of scratch. One pass shifts x and subtracts m
+ * (setup code doubles a hundred times or more per modulus, so the passes
+ * over memory count), a second keeps 2x or 2x - m. */
 static inline void bn_double_mod(crisp_limb *x, const crisp_limb *m, size_t n, crisp_limb *difference) {
-  const crisp_limb carry = x[n - 1] >> 63;
-  for (size_t i = n - 1; i > 0; i--) x[i] = x[i] << 1 | x[i - 1] >> 63;
-  x[0] <<= 1;
-  const crisp_limb borrow = bn_sub_row(difference, x, m, n);
+  crisp_limb borrow = 0, shifted_out = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb doubled = x[i] << 1 | shifted_out;
+    shifted_out = x[i] >> 63;
+    x[i] = doubled;
+#ifdef CRISP_BN_HAVE_INT128
+    /* a 128-bit difference: the compiler's subtract-with-borrow, and plain
+     * arithmetic to MemorySanitizer (which checks carry intrinsics' inputs
+     * strictly) */
+    const unsigned __int128 d = (unsigned __int128)doubled - m[i] - borrow;
+    difference[i] = (crisp_limb)d;
+    borrow = (crisp_limb)(d >> 64) & 1;
+#else
+    const crisp_limb d = doubled - m[i];
+    const crisp_limb out = (doubled < m[i]) | (d < borrow);
+    difference[i] = d - borrow;
+    borrow = out;
+#endif
+  }
   /* 2x < 2m: keep 2x only when it did not carry out and is below m. */
-  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (carry ^ 1));
+  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (shifted_out ^ 1));
   for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
 }
 

@@ -38,8 +38,14 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
 
 /* square = R'^2 mod m (R' = 2^(52k)) in radix 2^52, k digits below 2m, for
  * m of n limbs and m52 its k digits; constant time in m. square is 32-byte
- * aligned. */
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0);
+ * aligned. r2, when not NULL, is R^2 mod m (R = 2^(64n), n limbs, below m),
+ * which a caller may already have: it is used when it saves work. */
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
+                   uint64_t k0, const crisp_limb *r2);
+
+/* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
+ * fewer doublings than starting from scratch), else 0. */
+int crisp_bn52_r2_uses_r2(size_t n, size_t k);
 
 void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv);

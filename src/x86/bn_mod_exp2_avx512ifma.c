@@ -18,7 +18,8 @@
  * each window's table entry is read by a scan of the whole table under a
  * mask, so no address depends on an exponent. At 20 digits the ladder's
  * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
- * and the final subtraction are those of the single kernel
+ * (from the caller's R^2 when it has one) and the final subtraction are
+ * those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
@@ -386,7 +387,8 @@ enum { SLOTS_AFTER_TABLE = 7 };
 
 static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                                const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1) {
+                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
+                               const crisp_limb *r2_0, const crisp_limb *r2_1) {
   const size_t k = crisp_bn52_limbs(n);
   amm2_fn *amm2 = amm2_for(k);
   ams2_fn *ams2 = ams2_for(k);
@@ -402,6 +404,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
 
   crisp_limb *const result[2] = {r0, r1};
   const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
+  const crisp_limb *const r2[2] = {r2_0, r2_1};
   const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
   uint64_t *table[2], *m52[2], *m_up[2], *square[2], *acc[2], *selected[2], *one[2];
   for (int l = 0; l < 2; l++) {
@@ -416,7 +419,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     crisp_bn52_from64(m52[l], k, mod[l], n, 0);
     for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
     for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
-    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l]);
+    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l], r2[l]);
     crisp_bn52_from64(acc[l], k, base[l], n, 0);
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
@@ -465,6 +468,76 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   return CRISP_OK;
 }
 
+/* Per lane for pow2_public: m, m moved up one and two digits, R'^2, the
+ * base b R', accumulator, the constant 1; each value `stride` digits. */
+enum { PUBLIC_SLOTS = 7 };
+
+/* r[l] = b[l]^e mod m[l] for one public exponent e (the CRT's check that
+ * r^e = c): left-to-right square and multiply, branching on e's bits and
+ * nothing else, both lanes in each product. R'^2 comes from the caller's
+ * R^2; at sizes where that takes more doublings than from scratch (k = 32
+ * for 24 limbs: 256 against 205, about as long as the caller's own
+ * radix-2^64 check), and for a zero exponent, the caller checks on its own
+ * (CRISP_E_UNSUPPORTED). */
+static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                                  const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1,
+                                  size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
+                                  const crisp_limb *r2_1) {
+  const size_t k = crisp_bn52_limbs(n);
+  amm2_fn *amm2 = amm2_for(k);
+  ams2_fn *ams2 = ams2_for(k);
+  size_t top = en * LIMB_BITS;
+  while (top > 0 && !((e[(top - 1) / LIMB_BITS] >> ((top - 1) % LIMB_BITS)) & 1)) top--;
+  if (!amm2 || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
+  const size_t stride = padded_digits(k), lane_digits = PUBLIC_SLOTS * stride;
+  const size_t bytes = 2 * lane_digits * sizeof(uint64_t);
+  uint64_t *scratch = aligned_alloc(64, bytes);
+  if (!scratch) return CRISP_E_NOMEM;
+  memset(scratch, 0, bytes); /* padding digits stay zero throughout */
+
+  crisp_limb *const result[2] = {r0, r1};
+  const crisp_limb *const base[2] = {b0, b1}, *const mod[2] = {m0, m1}, *const r2[2] = {r2_0, r2_1};
+  const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
+  uint64_t *m52[2], *m_up[2], *square[2], *power[2], *acc[2], *one[2];
+  for (int l = 0; l < 2; l++) {
+    m52[l] = scratch + l * lane_digits;
+    m_up[l] = m52[l] + stride;
+    square[l] = m_up[l] + 2 * stride;
+    power[l] = square[l] + stride;
+    acc[l] = power[l] + stride;
+    one[l] = acc[l] + stride;
+    one[l][0] = 1;
+    crisp_bn52_from64(m52[l], k, mod[l], n, 0);
+    for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
+    for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
+    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l], r2[l]);
+    crisp_bn52_from64(acc[l], k, base[l], n, 0);
+  }
+  const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
+  uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
+  const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const powers_in[2] = {power[0], power[1]};
+  {
+    const uint64_t *const sq[2] = {square[0], square[1]};
+    amm2(powers, accumulator_in, sq, m, k0); /* b R' */
+  }
+  memcpy(acc[0], power[0], stride * sizeof(uint64_t));
+  memcpy(acc[1], power[1], stride * sizeof(uint64_t));
+  for (size_t bit = top - 1; bit-- > 0;) {
+    if (ams2)
+      ams2(accumulator, accumulator_in, m, m_shifted, k0);
+    else
+      amm2(accumulator, accumulator_in, accumulator_in, m, k0);
+    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) amm2(accumulator, accumulator_in, powers_in, m, k0);
+  }
+  const uint64_t *const ones[2] = {one[0], one[1]};
+  amm2(accumulator, accumulator_in, ones, m, k0);
+  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  crisp_bn52_wipe_frames(k);
+  crisp_wipe(scratch, bytes);
+  free(scratch);
+  return CRISP_OK;
+}
+
 #define IFMA_FEATURES                                                                                    \
   (CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |         \
    CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA | CRISP_CPU_BMI2 | CRISP_CPU_ADX)
@@ -472,4 +545,5 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
     {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     mod_exp2_avx512ifma,
+    pow2_public_avx512ifma,
 };

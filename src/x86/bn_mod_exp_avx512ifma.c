@@ -31,43 +31,49 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
   }
 }
 
-/* x[0..n) = 2^(64(n-1) + doublings) mod m by doubling with a masked
- * subtraction (m may be secret: an RSA prime). Each doubling shifts and
- * subtracts m in one pass, then keeps
- * 2x or 2x - m by mask: a hundred or more doublings per call made the
- * three-pass bn_double_mod a visible part of a 1024-bit exponentiation. */
-static void power_of_two_mod(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
+/* x = x 2^doublings mod m for x < m, by doublings each followed by a
+ * subtraction of m kept by mask (m may be secret: an RSA prime). */
+static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
   crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  memset(x, 0, n * sizeof(crisp_limb));
-  x[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
-  for (size_t d = 0; d < doublings; d++) {
-    crisp_limb borrow = 0, shifted_out = 0;
-    for (size_t i = 0; i < n; i++) {
-      const crisp_limb doubled = x[i] << 1 | shifted_out;
-      shifted_out = x[i] >> 63;
-      x[i] = doubled;
-      /* a 128-bit difference: the compiler's subtract-with-borrow, and
-       * plain arithmetic to MemorySanitizer (which checks carry
-       * intrinsics' inputs strictly) */
-      const unsigned __int128 d = (unsigned __int128)doubled - m[i] - borrow;
-      difference[i] = (crisp_limb)d;
-      borrow = (crisp_limb)(d >> 64) & 1;
-    }
-    /* 2x < 2m: keep 2x only when it did not carry out and is below m */
-    const crisp_limb keep = 0 - bn_value_barrier(borrow & (shifted_out ^ 1));
-    for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep) | (difference[i] & ~keep);
-  }
+  for (size_t d = 0; d < doublings; d++) bn_double_mod(x, m, n, difference);
   crisp_wipe(difference, n * sizeof(crisp_limb));
 }
 
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k, uint64_t k0) {
-  /* With 52k = odd * 2^s, start from R' 2^odd and square s times, each
-   * almost-Montgomery square doubling the power above R'. */
+/* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
+ * 2^(64(n-1)), which is below m) and square s times, each almost-Montgomery
+ * square doubling the power above R'. From R^2 = 2^(128n): R'^2 = R^2
+ * 2^(2(52k - 64n)). Both counts of doublings depend on the sizes only. */
+static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
   const size_t exponent = CRISP_BN52_BITS * k;
   unsigned s = 0;
   while (!((exponent >> s) & 1)) s++;
+  *squares = s;
+  return exponent + (exponent >> s) - LIMB_BITS * (n - 1);
+}
+
+static size_t doublings_from_r2(size_t n, size_t k) {
+  return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n);
+}
+
+int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
+  unsigned s;
+  return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
+}
+
+void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
+                   uint64_t k0, const crisp_limb *r2) {
+  unsigned s;
+  const size_t fresh = fresh_doublings(n, k, &s);
   crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
-  power_of_two_mod(power, m, n, exponent + (exponent >> s) - LIMB_BITS * (n - 1));
+  if (r2 && crisp_bn52_r2_uses_r2(n, k)) {
+    memcpy(power, r2, n * sizeof(crisp_limb));
+    double_mod_times(power, m, n, doublings_from_r2(n, k));
+    s = 0;
+  } else {
+    memset(power, 0, n * sizeof(crisp_limb));
+    power[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
+    double_mod_times(power, m, n, fresh);
+  }
   crisp_bn52_from64(square, k, power, n, 0);
   crisp_wipe(power, n * sizeof(crisp_limb));
   for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
@@ -88,7 +94,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   const uint64_t k0 = minv & CRISP_BN52_MASK;
   crisp_bn52_from64(m52, k, m, n, 0);
 
-  crisp_bn52_r2(square, m, n, m52, k, k0);
+  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   memset(spare, 0, k * sizeof(uint64_t));
