@@ -16,7 +16,8 @@
  * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). Optionally CHACHA20_KEYED, for
- * chacha20_lanes_keyed (the AEAD's key block beside a message's groups). */
+ * chacha20_lanes_keyed (the AEAD's key block beside a message's groups)
+ * and a lone block after whole groups computed beside the last of them. */
 
 /* Declares p[16] = the rounds' words p0..p15 plus the block function's
  * input `state`, with `counter` (the lanes' block counters) for word 12:
@@ -57,9 +58,9 @@ static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *
 #endif
 }
 
-/* The key block: one more block, the one at state[12], on the
- * general-purpose registers, its quarter-rounds placed among the vector
- * ones. The vector rounds wait on their latency and the integer units are
+/* The key block: one more block (the AEAD's Poly1305 key block at
+ * state[12], or a lone block after the groups) on the general-purpose
+ * registers, its quarter-rounds placed among the vector ones. The vector rounds wait on their latency and the integer units are
  * idle meanwhile, so the extra block costs next to nothing, where a block
  * after the group would cost a pass of its own. Written only when with_key
  * (a constant in each caller, so the other callers compile without it). */
