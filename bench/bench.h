@@ -125,6 +125,9 @@ void bench_aead_teardown(void *state);
 uint8_t *bench_aead_ct(void *state);
 uint8_t *bench_aead_out(void *state);
 const uint8_t *bench_aead_tag(void *state);
+/* The output buffer refilled with the first size bytes of the ciphertext,
+ * for an open in place (chacha20poly1305_open_inplace). */
+void bench_aead_refill(void *state, size_t size);
 
 /* --kernel poly1305|chacha20poly1305_seal --sweep. Returns the exit status. */
 int bench_sweep(const bench_settings *settings, const char *label);

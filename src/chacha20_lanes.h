@@ -16,7 +16,8 @@
  * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). Optionally CHACHA20_KEYED, for
- * chacha20_lanes_keyed (the AEAD's key block beside a message's groups). */
+ * chacha20_lanes_keyed (the AEAD's key block beside a message's groups)
+ * and a lone block after whole groups computed beside the last of them. */
 
 /* Declares p[16] = the rounds' words p0..p15 plus the block function's
  * input `state`, with `counter` (the lanes' block counters) for word 12:
@@ -57,9 +58,9 @@ static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *
 #endif
 }
 
-/* The key block: one more block, the one at state[12], on the
- * general-purpose registers, its quarter-rounds placed among the vector
- * ones. The vector rounds wait on their latency and the integer units are
+/* The key block: one more block (the AEAD's Poly1305 key block at
+ * state[12], or a lone block after the groups) on the general-purpose
+ * registers, its quarter-rounds placed among the vector ones. The vector rounds wait on their latency and the integer units are
  * idle meanwhile, so the extra block costs next to nothing, where a block
  * after the group would cost a pass of its own. Written only when with_key
  * (a constant in each caller, so the other callers compile without it). */
@@ -77,34 +78,38 @@ static inline uint32_t chacha20_rotl32(uint32_t x, int n) {
     }                                                    \
   } while (0)
 
-#define CHACHA20_KEY_START(k)                                                                                \
-  uint32_t k##0 = state[0], k##1 = state[1], k##2 = state[2], k##3 = state[3], k##4 = state[4];               \
-  uint32_t k##5 = state[5], k##6 = state[6], k##7 = state[7], k##8 = state[8], k##9 = state[9];               \
-  uint32_t k##10 = state[10], k##11 = state[11], k##12 = state[12], k##13 = state[13], k##14 = state[14];     \
+#define CHACHA20_KEY_START(k, counter)                                                                    \
+  uint32_t k##0 = state[0], k##1 = state[1], k##2 = state[2], k##3 = state[3], k##4 = state[4];           \
+  uint32_t k##5 = state[5], k##6 = state[6], k##7 = state[7], k##8 = state[8], k##9 = state[9];           \
+  uint32_t k##10 = state[10], k##11 = state[11], k##12 = (counter), k##13 = state[13], k##14 = state[14]; \
   uint32_t k##15 = state[15]
 
-#define CHACHA20_KEY_STORE(with_key, key_block, k)                                                            \
-  do {                                                                                                        \
-    if (with_key) {                                                                                           \
-      const uint32_t words[16] = {k##0, k##1, k##2,  k##3,  k##4,  k##5,  k##6,  k##7,                        \
-                                  k##8, k##9, k##10, k##11, k##12, k##13, k##14, k##15};                      \
-      for (int w = 0; w < 16; w++) crisp_store32_le((key_block) + 4 * w, words[w] + state[w]);               \
-    }                                                                                                         \
+#define CHACHA20_KEY_STORE(with_key, key_block, k, counter)                                 \
+  do {                                                                                      \
+    if (with_key) {                                                                         \
+      const uint32_t words[16] = {k##0, k##1, k##2,  k##3,  k##4,  k##5,  k##6,  k##7,      \
+                                  k##8, k##9, k##10, k##11, k##12, k##13, k##14, k##15};    \
+      for (int w = 0; w < 16; w++)                                                          \
+        crisp_store32_le((key_block) + 4 * w, words[w] + (w == 12 ? (counter) : state[w])); \
+    }                                                                                       \
   } while (0)
 
 /* len bytes (at most LANES blocks) of keystream XORed into in, from the
- * counter in state[12] (the caller advances it); with_key, the key block
- * at state[12] to key_block and the group from the counter after it. */
+ * counter in state[12] (the caller advances it); with_key, one more block
+ * to key_block: with key_first the block at state[12] and the group from
+ * the counter after it, else the block after the group's LANES. */
 static inline __attribute__((always_inline)) void chacha20_lanes_group_body(uint8_t *key_block, uint8_t *out,
                                                                             const uint8_t *in, size_t len,
                                                                             const uint32_t state[16],
-                                                                            const int with_key) {
-  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key ? 1 : 0)), V_LANE_INDEX);
+                                                                            const int with_key,
+                                                                            int key_first) {
+  const uint32_t key_counter = key_first ? state[12] : state[12] + LANES;
+  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key && key_first ? 1 : 0)), V_LANE_INDEX);
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
   VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
   VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
-  CHACHA20_KEY_START(k);
+  CHACHA20_KEY_START(k, key_counter);
   for (int i = 0; i < 10; i++) {
     CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);
     CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
@@ -123,14 +128,14 @@ static inline __attribute__((always_inline)) void chacha20_lanes_group_body(uint
     CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);
     CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
   }
-  CHACHA20_KEY_STORE(with_key, key_block, k);
+  CHACHA20_KEY_STORE(with_key, key_block, k, key_counter);
   CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
 }
 
 static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const uint8_t *in, size_t len,
                                                            const uint32_t state[16]) {
-  chacha20_lanes_group_body(NULL, out, in, len, state, 0);
+  chacha20_lanes_group_body(NULL, out, in, len, state, 0, 0);
 }
 
 #ifdef CHACHA20_TWO_GROUPS
@@ -149,12 +154,13 @@ static __attribute__((noinline)) void chacha20_lanes_group(uint8_t *out, const u
   } while (0)
 
 /* len bytes, more than one group and at most two; with_key as in
- * chacha20_lanes_group_body. */
-static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body(uint8_t *key_block, uint8_t *out,
-                                                                                 const uint8_t *in, size_t len,
-                                                                                 const uint32_t state[16],
-                                                                                 const int with_key) {
-  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key ? 1 : 0)), V_LANE_INDEX);
+ * chacha20_lanes_group_body (without key_first, the block after both
+ * groups). */
+static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body(
+    uint8_t *key_block, uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
+    const int with_key, int key_first) {
+  const uint32_t key_counter = key_first ? state[12] : state[12] + 2 * LANES;
+  const VECTOR counter = V_ADD(V_SET1(state[12] + (with_key && key_first ? 1 : 0)), V_LANE_INDEX);
   const VECTOR counter2 = V_ADD(counter, V_SET1(LANES));
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
@@ -162,7 +168,7 @@ static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body
   VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
   VECTOR y0 = x0, y1 = x1, y2 = x2, y3 = x3, y4 = x4, y5 = x5, y6 = x6, y7 = x7;
   VECTOR y8 = x8, y9 = x9, y10 = x10, y11 = x11, y12 = counter2, y13 = x13, y14 = x14, y15 = x15;
-  CHACHA20_KEY_START(k);
+  CHACHA20_KEY_START(k, key_counter);
   for (int i = 0; i < 10; i++) {
     CHACHA20_QUARTER_ROUND2(x0, x4, x8, x12, y0, y4, y8, y12);
     CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
@@ -181,7 +187,7 @@ static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body
     CHACHA20_QUARTER_ROUND2(x3, x4, x9, x14, y3, y4, y9, y14);
     CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
   }
-  CHACHA20_KEY_STORE(with_key, key_block, k);
+  CHACHA20_KEY_STORE(with_key, key_block, k, key_counter);
   CHACHA20_FEED_FORWARD(x, counter);
   V_XOR_STORE(out, in, x);
   CHACHA20_FEED_FORWARD(y, counter2);
@@ -190,7 +196,7 @@ static inline __attribute__((always_inline)) void chacha20_lanes_two_groups_body
 
 static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, const uint8_t *in, size_t len,
                                                                 const uint32_t state[16]) {
-  chacha20_lanes_two_groups_body(NULL, out, in, len, state, 0);
+  chacha20_lanes_two_groups_body(NULL, out, in, len, state, 0, 0);
 }
 #endif
 
@@ -211,9 +217,42 @@ static __attribute__((noinline)) void chacha20_lanes_scrub_two_groups(void) {
 }
 #endif
 
+#ifdef CHACHA20_KEYED
+/* One group, or two, with one more block on the general-purpose registers
+ * (chacha20_lanes_group_body): the AEAD's key block before them
+ * (key_first), or a lone block after them that would otherwise take a
+ * scalar pass of its own. */
+static __attribute__((noinline)) void chacha20_lanes_group_and_key(uint8_t key_block[64], uint8_t *out,
+                                                                   const uint8_t *in, size_t len,
+                                                                   const uint32_t state[16], int key_first) {
+  chacha20_lanes_group_body(key_block, out, in, len, state, 1, key_first);
+}
+
+#ifdef CHACHA20_TWO_GROUPS
+static __attribute__((noinline)) void chacha20_lanes_two_groups_and_key(uint8_t key_block[64], uint8_t *out,
+                                                                        const uint8_t *in, size_t len,
+                                                                        const uint32_t state[16],
+                                                                        int key_first) {
+  chacha20_lanes_two_groups_body(key_block, out, in, len, state, 1, key_first);
+}
+#define CHACHA20_KEYED_MAX (2 * LANES * 64)
+#else
+#define CHACHA20_KEYED_MAX (LANES * 64)
+#endif
+
+/* The last rest bytes (at most one block) XORed with the block computed
+ * beside the groups before them; the block is wiped. */
+static inline void chacha20_lanes_xor_lone(uint8_t *out, const uint8_t *in, size_t rest, uint8_t block[64]) {
+  for (size_t i = 0; i < rest; i++) out[i] = in[i] ^ block[i];
+  crisp_wipe(block, 64);
+}
+#endif
+
 /* Whole groups of LANES blocks (two at a time where the registers allow),
  * then the remainder: at least TAIL_MIN_BLOCKS take one more (partial)
- * group, anything shorter goes to `narrower` (the next narrower
+ * group; a single block after whole groups comes beside the last of them
+ * where the kernel has the integer-register block (CHACHA20_KEYED);
+ * anything else shorter goes to `narrower` (the next narrower
  * implementation). */
 static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
                                       size_t tail_min_blocks,
@@ -222,23 +261,48 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
   uint32_t s[16];
   memcpy(s, state, sizeof s);
   int group = 0, two_groups = 0; /* whose frames to scrub */
+#ifdef CHACHA20_KEYED
+  /* The rest after a call of n bytes goes beside it: one block, which
+   * would otherwise go to the narrower path. */
+#define CHACHA20_LONE_AFTER(n) (len - (n) > 0 && len - (n) <= 64 && tail_min_blocks > 1)
+  uint8_t lone[64];
+#endif
 #ifdef CHACHA20_TWO_GROUPS
   /* Two groups when the second has at least tail_min_blocks; a shorter
    * remainder is cheaper as one group and the narrower path. */
   while (len > LANES * 64 && (len - LANES * 64 + 63) / 64 >= tail_min_blocks) {
     const size_t n = len < 2 * LANES * 64 ? len : 2 * LANES * 64;
+    two_groups = 1;
+#ifdef CHACHA20_KEYED
+    if (CHACHA20_LONE_AFTER(n)) {
+      chacha20_lanes_two_groups_and_key(lone, out, in, n, s, 0);
+      chacha20_lanes_xor_lone(out + n, in + n, len - n, lone);
+      len = 0;
+      break;
+    }
+#endif
     chacha20_lanes_two_groups(out, in, n, s);
     s[12] += 2 * LANES;
     out += n, in += n, len -= n;
-    two_groups = 1;
   }
 #endif
   while (len >= LANES * 64) {
+    group = 1;
+#ifdef CHACHA20_KEYED
+    if (CHACHA20_LONE_AFTER(LANES * 64)) {
+      chacha20_lanes_group_and_key(lone, out, in, LANES * 64, s, 0);
+      chacha20_lanes_xor_lone(out + LANES * 64, in + LANES * 64, len - LANES * 64, lone);
+      len = 0;
+      break;
+    }
+#endif
     chacha20_lanes_group(out, in, LANES * 64, s);
     s[12] += LANES;
     out += LANES * 64, in += LANES * 64, len -= LANES * 64;
-    group = 1;
   }
+#ifdef CHACHA20_KEYED
+#undef CHACHA20_LONE_AFTER
+#endif
   if (len && (len + 63) / 64 >= tail_min_blocks) {
     chacha20_lanes_group(out, in, len, s);
     group = 1;
@@ -257,23 +321,6 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
 }
 
 #ifdef CHACHA20_KEYED
-static __attribute__((noinline)) void chacha20_lanes_group_and_key(uint8_t key_block[64], uint8_t *out,
-                                                                   const uint8_t *in, size_t len,
-                                                                   const uint32_t state[16]) {
-  chacha20_lanes_group_body(key_block, out, in, len, state, 1);
-}
-
-#ifdef CHACHA20_TWO_GROUPS
-static __attribute__((noinline)) void chacha20_lanes_two_groups_and_key(uint8_t key_block[64], uint8_t *out,
-                                                                        const uint8_t *in, size_t len,
-                                                                        const uint32_t state[16]) {
-  chacha20_lanes_two_groups_body(key_block, out, in, len, state, 1);
-}
-#define CHACHA20_KEYED_MAX (2 * LANES * 64)
-#else
-#define CHACHA20_KEYED_MAX (LANES * 64)
-#endif
-
 /* The AEAD's key block and up to CHACHA20_KEYED_MAX bytes of message in
  * one pass: the keystream block at state[12] (the Poly1305 key block) to
  * key_block, and len bytes of in XORed with the blocks after it. */
@@ -281,12 +328,12 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
                                         const uint32_t state[16]) {
 #ifdef CHACHA20_TWO_GROUPS
   if (len > LANES * 64) {
-    chacha20_lanes_two_groups_and_key(key_block, out, in, len, state);
+    chacha20_lanes_two_groups_and_key(key_block, out, in, len, state, 1);
     chacha20_lanes_scrub_two_groups();
     return;
   }
 #endif
-  chacha20_lanes_group_and_key(key_block, out, in, len, state);
+  chacha20_lanes_group_and_key(key_block, out, in, len, state, 1);
   chacha20_lanes_scrub();
 }
 #endif

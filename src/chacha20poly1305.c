@@ -143,12 +143,24 @@ static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], cons
   mac_lengths(mac, ad_len, len, tag);
 }
 
-/* Keeps data (keep all ones) or zeroes it (keep zero), by mask: the tag's
- * verdict is public, but the plaintext need not pass a branch on it. */
-static void keep_or_zero(uint8_t *data, size_t len, uint64_t keep) {
+/* dst = src & keep, len bytes, keep all ones or zero: the plaintext kept
+ * or zeroed by the tag's verdict, which is public, but the plaintext need
+ * not pass a branch on it. src and dst the same or apart. Sixteen bytes a
+ * step (a vector type every SSE2 and NEON target has), so the pass costs
+ * little beside the cipher's. */
+typedef uint64_t mask_lanes __attribute__((vector_size(16)));
+
+static void and_mask(uint8_t *dst, const uint8_t *src, size_t len, uint64_t keep) {
+  const mask_lanes lanes = {keep, keep};
   size_t i = 0;
-  for (; i + 8 <= len; i += 8) crisp_store64_le(data + i, crisp_load64_le(data + i) & keep);
-  for (; i < len; i++) data[i] &= (uint8_t)keep;
+  for (; i + 16 <= len; i += 16) {
+    mask_lanes v;
+    memcpy(&v, src + i, sizeof v);
+    v &= lanes;
+    memcpy(dst + i, &v, sizeof v);
+  }
+  for (; i + 8 <= len; i += 8) crisp_store64_le(dst + i, crisp_load64_le(src + i) & keep);
+  for (; i < len; i++) dst[i] = src[i] & (uint8_t)keep;
 }
 
 /* CRISP_OK or CRISP_E_MISMATCH from the verdict, without a branch (the
@@ -217,7 +229,7 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(key_block, sizeof key_block);
     const int bad = tags_differ(expected, tag);
     crisp_wipe(expected, sizeof expected);
-    if (len) keep_or_zero(pt, len, (uint64_t)bad - 1);
+    if (len) and_mask(pt, pt, len, (uint64_t)bad - 1);
     return verdict_status(bad);
   }
   if (!keyed && len <= SHORT_MAX && !key_block_joins(chacha, len)) {
@@ -231,7 +243,7 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     crisp_wipe(expected, sizeof expected);
     if (len) {
       chacha->xor_stream(pt, ct, len, state);
-      keep_or_zero(pt, len, (uint64_t)bad - 1);
+      and_mask(pt, pt, len, (uint64_t)bad - 1);
     }
     crisp_wipe(state, 16 * sizeof *state);
     return verdict_status(bad);
@@ -251,13 +263,7 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
     const int bad = tags_differ(expected, tag);
     crisp_wipe(expected, sizeof expected);
-    if (len) {
-      /* Copies the plaintext or zeros, by mask, as keep_or_zero does. */
-      const uint64_t keep = (uint64_t)bad - 1;
-      size_t i = 0;
-      for (; i + 8 <= len; i += 8) crisp_store64_le(pt + i, crisp_load64_le(buffer + 64 + i) & keep);
-      for (; i < len; i++) pt[i] = buffer[64 + i] & (uint8_t)keep;
-    }
+    if (len) and_mask(pt, buffer + 64, len, (uint64_t)bad - 1);
     crisp_wipe(buffer, 64 + len);
     return verdict_status(bad);
   }

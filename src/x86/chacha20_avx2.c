@@ -7,9 +7,10 @@
  * two shifts and an or). Meant for: AVX2 CPUs without AVX-512; a tail of at
  * least AVX2_TAIL_MIN_BLOCKS runs one 8-block group (the rounds are
  * latency-bound, so 3 blocks cost little less than 8), shorter ones the
- * scalar code. The keyed entry, the AEAD's, takes up to one group with the
- * Poly1305 key block beside it on the general-purpose registers
- * (chacha20_lanes_keyed). */
+ * scalar code, but for a single block after whole groups, computed on the
+ * general-purpose registers beside the last of them. The keyed entry, the
+ * AEAD's, takes up to one group with the Poly1305 key block beside it the
+ * same way (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>

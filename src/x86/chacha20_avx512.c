@@ -7,10 +7,11 @@
  * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
  * CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
- * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks, a single block
- * the AVX2 code's scalar path. The keyed entry, the AEAD's, takes up to two
- * groups with the Poly1305 key block beside them on the general-purpose
- * registers (chacha20_lanes_keyed). */
+ * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks; a single block
+ * after whole groups is computed on the general-purpose registers beside
+ * the last of them, a message of one block by the AVX2 code's scalar path.
+ * The keyed entry, the AEAD's, takes up to two groups with the Poly1305 key
+ * block beside them the same way (chacha20_lanes_keyed). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
