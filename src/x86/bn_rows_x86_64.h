@@ -66,7 +66,6 @@ void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                     const crisp_limb *w, size_t n, crisp_limb carry);
 
-
 /* ---- bn_mont_fused_x86_64_adx.S (BMI2 + ADX) ---- */
 
 /* r = a b R^-1 mod m for exactly 8 (16) limbs, R = 2^(64n): a, b < m, m
