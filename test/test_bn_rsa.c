@@ -77,51 +77,10 @@ static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb
 #endif
 }
 
-static void test_mod_exp2(void **state) {
-  (void)state;
-  static const size_t sizes[] = {1, 2, 3, 8, 15, 16, 17, 24, 32, 33, 48};
-  const size_t rounds = test_scaled(2);
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    const size_t n = sizes[s];
-    for (size_t round = 0; round < rounds; round++) {
-      for (int kind = 0; kind < 6; kind++) {
-        /* exponents: zero length, then 1 limb, then up to n limbs */
-        const size_t en = kind == 0 ? 0 : kind == 4 ? 1 : (n < 16 ? n : 16);
-        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
-        crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
-        fill_modulus(m0, n);
-        fill_modulus(m1, n);
-        if (round == 1) m1[n - 1] |= (crisp_limb)1 << 63; /* full top limb against a short one */
-        fill_below(b0, m0, n);
-        fill_below(b1, m1, n);
-        if (kind == 5) b0[0] = 0, memset(b0, 0, n * sizeof *b0); /* base 0 */
-        fill_exponent(e0, en, kind);
-        fill_exponent(e1, en, kind == 2 ? 3 : kind); /* all ones against random */
-        reference_power(want0, b0, e0, en, m0, n);
-        reference_power(want1, b1, e1, en, m1, n);
-        const char *name;
-        FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
-          memset(r0, 0xa5, sizeof r0);
-          memset(r1, 0x5a, sizeof r1);
-          assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
-          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-            fail_msg("bn_mod_exp2 %s: n=%zu en=%zu kind=%d round=%zu differs from the reference", name, n, en, kind,
-                     round);
-          /* r0 == b0 and r1 == b1 are allowed */
-          memcpy(r0, b0, sizeof r0);
-          memcpy(r1, b1, sizeof r1);
-          assert_int_equal(crisp_bn_mod_exp2(r0, r1, r0, r1, e0, e1, en, m0, m1, n), CRISP_OK);
-          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-            fail_msg("bn_mod_exp2 %s in place: n=%zu en=%zu kind=%d", name, n, en, kind);
-        }
-      }
-    }
-  }
-}
-
 /* Every bn_mod_exp2 implementation on (b0, e0, m0) and (b1, e1, m1), n
- * limbs each with en-limb exponents, against want0 and want1; what names
- * the case in a failure. */
+ * limbs each with en-limb exponents, against want0 and want1, into
+ * poisoned outputs and in place (r0 == b0 and r1 == b1 are allowed); what
+ * names the case in a failure. */
 static void check_mod_exp2_impls(const crisp_limb *want0, const crisp_limb *want1, const crisp_limb *b0,
                                  const crisp_limb *b1, const crisp_limb *e0, const crisp_limb *e1, size_t en,
                                  const crisp_limb *m0, const crisp_limb *m1, size_t n, const char *what) {
@@ -133,6 +92,41 @@ static void check_mod_exp2_impls(const crisp_limb *want0, const crisp_limb *want
     assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
     if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
       fail_msg("bn_mod_exp2 %s: %s differs from the reference", name, what);
+    memcpy(r0, b0, n * sizeof *r0);
+    memcpy(r1, b1, n * sizeof *r1);
+    assert_int_equal(crisp_bn_mod_exp2(r0, r1, r0, r1, e0, e1, en, m0, m1, n), CRISP_OK);
+    if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+      fail_msg("bn_mod_exp2 %s in place: %s differs from the reference", name, what);
+  }
+}
+
+static void test_mod_exp2(void **state) {
+  (void)state;
+  static const size_t sizes[] = {1, 2, 3, 8, 15, 16, 17, 24, 32, 33, 48};
+  const size_t rounds = test_scaled(2);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    const size_t n = sizes[s];
+    for (size_t round = 0; round < rounds; round++) {
+      for (int kind = 0; kind < 6; kind++) {
+        /* exponents: zero length, then 1 limb, then up to n limbs */
+        const size_t en = kind == 0 ? 0 : kind == 4 ? 1 : (n < 16 ? n : 16);
+        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
+        crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS];
+        fill_modulus(m0, n);
+        fill_modulus(m1, n);
+        if (round == 1) m1[n - 1] |= (crisp_limb)1 << 63; /* full top limb against a short one */
+        fill_below(b0, m0, n);
+        fill_below(b1, m1, n);
+        if (kind == 5) b0[0] = 0, memset(b0, 0, n * sizeof *b0); /* base 0 */
+        fill_exponent(e0, en, kind);
+        fill_exponent(e1, en, kind == 2 ? 3 : kind); /* all ones against random */
+        reference_power(want0, b0, e0, en, m0, n);
+        reference_power(want1, b1, e1, en, m1, n);
+        char what[64];
+        snprintf(what, sizeof what, "n=%zu en=%zu kind=%d round=%zu", n, en, kind, round);
+        check_mod_exp2_impls(want0, want1, b0, b1, e0, e1, en, m0, m1, n, what);
+      }
+    }
   }
 }
 
