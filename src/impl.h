@@ -176,15 +176,17 @@ typedef struct crisp_bn_mod_exp2_impl {
  * (word 12 is incremented without carry); out == in allowed, no other
  * overlap. Implementations take whole groups of their width and hand the
  * rest to a narrower path, so every length runs the best code for it.
- * group_blocks is that width (1 for one block at a time): the AEAD gives
- * its Poly1305 key block its own call when the message fills whole groups,
- * and otherwise computes it in the message's last partial group.
+ * group_blocks is that width (1 for one block at a time): without a keyed
+ * entry, the AEAD gives a short message's Poly1305 key block its own call
+ * when the message fills whole groups, and otherwise computes it in the
+ * message's last partial group.
  * keyed_stream, optional (NULL where absent): the keystream block at
  * state[12] written to key_block, and len bytes (at most keyed_max, a
  * whole number of blocks) of in XORed with the keystream from the next
  * block on, in one pass; out == in allowed, key_block overlaps neither.
  * Where present, the AEAD takes its Poly1305 key block from it, with a
- * short message whole or a long one's first keyed_max bytes. */
+ * short message whole or a long one's first keyed_max bytes (a long open
+ * in place excepted: its key block comes alone). */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);

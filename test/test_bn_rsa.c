@@ -42,17 +42,6 @@ static void fill_exponent(crisp_limb *e, size_t en, int kind) {
   if (kind >= 3) test_fill_random(e, en * sizeof *e);
 }
 
-/* r = b^e mod m through crisp_bn_mod_exp on the generic kernels: the
- * reference for mod_exp2 when GMP is missing. */
-static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
-                             size_t n) {
-  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
-  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
-  assert_int_equal(crisp_bn_mod_exp(r, b, e, en, m, n), CRISP_OK);
-  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
-  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
-}
-
 #ifdef CRISP_TEST_GMP
 static void gmp_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
                       size_t n) {
@@ -68,6 +57,17 @@ static void gmp_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, s
   mpz_export(r, &count, -1, sizeof *r, 0, 0, zr);
   mpz_clears(zb, ze, zm, zr, NULL);
 }
+#else
+/* r = b^e mod m through crisp_bn_mod_exp on the generic kernels: the
+ * reference for mod_exp2 when GMP is missing. */
+static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
+                             size_t n) {
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
+  assert_int_equal(crisp_bn_mod_exp(r, b, e, en, m, n), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
+  assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
+}
 #endif
 
 static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
@@ -77,6 +77,29 @@ static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb
 #else
   single_reference(r, b, e, en, m, n);
 #endif
+}
+
+/* Every bn_mod_exp2 implementation on (b0, e0, m0) and (b1, e1, m1), n
+ * limbs each with en-limb exponents, against want0 and want1, into
+ * poisoned outputs and in place (r0 == b0 and r1 == b1 are allowed); what
+ * names the case in a failure. */
+static void check_mod_exp2_impls(const crisp_limb *want0, const crisp_limb *want1, const crisp_limb *b0,
+                                 const crisp_limb *b1, const crisp_limb *e0, const crisp_limb *e1, size_t en,
+                                 const crisp_limb *m0, const crisp_limb *m1, size_t n, const char *what) {
+  crisp_limb r0[MAX_LIMBS], r1[MAX_LIMBS];
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    memset(r0, 0xa5, sizeof r0);
+    memset(r1, 0x5a, sizeof r1);
+    assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
+    if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+      fail_msg("bn_mod_exp2 %s: %s differs from the reference", name, what);
+    memcpy(r0, b0, n * sizeof *r0);
+    memcpy(r1, b1, n * sizeof *r1);
+    assert_int_equal(crisp_bn_mod_exp2(r0, r1, r0, r1, e0, e1, en, m0, m1, n), CRISP_OK);
+    if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+      fail_msg("bn_mod_exp2 %s in place: %s differs from the reference", name, what);
+  }
 }
 
 static void test_mod_exp2(void **state) {
@@ -90,7 +113,7 @@ static void test_mod_exp2(void **state) {
         /* exponents: zero length, then 1 limb, then up to n limbs */
         const size_t en = kind == 0 ? 0 : kind == 4 ? 1 : (n < 16 ? n : 16);
         crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
-        crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+        crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS];
         fill_modulus(m0, n);
         fill_modulus(m1, n);
         if (round == 1) m1[n - 1] |= (crisp_limb)1 << 63; /* full top limb against a short one */
@@ -101,21 +124,9 @@ static void test_mod_exp2(void **state) {
         fill_exponent(e1, en, kind == 2 ? 3 : kind); /* all ones against random */
         reference_power(want0, b0, e0, en, m0, n);
         reference_power(want1, b1, e1, en, m1, n);
-        const char *name;
-        FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
-          memset(r0, 0xa5, sizeof r0);
-          memset(r1, 0x5a, sizeof r1);
-          assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
-          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-            fail_msg("bn_mod_exp2 %s: n=%zu en=%zu kind=%d round=%zu differs from the reference", name, n, en, kind,
-                     round);
-          /* r0 == b0 and r1 == b1 are allowed */
-          memcpy(r0, b0, sizeof r0);
-          memcpy(r1, b1, sizeof r1);
-          assert_int_equal(crisp_bn_mod_exp2(r0, r1, r0, r1, e0, e1, en, m0, m1, n), CRISP_OK);
-          if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-            fail_msg("bn_mod_exp2 %s in place: n=%zu en=%zu kind=%d", name, n, en, kind);
-        }
+        char what[64];
+        snprintf(what, sizeof what, "n=%zu en=%zu kind=%d round=%zu", n, en, kind, round);
+        check_mod_exp2_impls(want0, want1, b0, b1, e0, e1, en, m0, m1, n, what);
       }
     }
   }
@@ -185,7 +196,7 @@ static void test_mod_exp2_edges(void **state) {
         for (int exponent = 2; exponent < 4; exponent++) {
           const size_t en = n;
           crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
-          crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+          crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS];
           fill_edge_modulus(m0, n, modulus);
           fill_edge_modulus(m1, n, (modulus + 1) % 4);
           fill_edge_base(b0, m0, n, base);
@@ -195,28 +206,24 @@ static void test_mod_exp2_edges(void **state) {
           fill_exponent(e1, en, exponent == 2 ? 3 : 2);
           reference_power(want0, b0, e0, en, m0, n);
           reference_power(want1, b1, e1, en, m1, n);
-          const char *name;
-          FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
-            assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
-            if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-              fail_msg("bn_mod_exp2 %s: n=%zu modulus=%d base=%d exponent=%d differs from the reference", name, n,
-                       modulus, base, exponent);
-          }
+          char what[64];
+          snprintf(what, sizeof what, "n=%zu modulus=%d base=%d exponent=%d", n, modulus, base, exponent);
+          check_mod_exp2_impls(want0, want1, b0, b1, e0, e1, en, m0, m1, n, what);
         }
       }
     }
   }
 }
 
-/* Long exponents at the sizes the dual kernel takes, against the single
- * exponentiation on the generic kernels (checked against GMP in test_bn). */
+/* Long exponents at the sizes the dual kernel takes, against GMP, or the
+ * single exponentiation on the generic kernels without it. */
 static void test_mod_exp2_long(void **state) {
   (void)state;
   static const size_t sizes[] = {16, 24, 32};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     const size_t n = sizes[s], en = n;
     crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], e0[MAX_LIMBS], e1[MAX_LIMBS];
-    crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS];
+    crisp_limb want0[MAX_LIMBS], want1[MAX_LIMBS];
     fill_modulus(m0, n);
     fill_modulus(m1, n);
     m0[n - 1] |= (crisp_limb)1 << 63;
@@ -228,14 +235,11 @@ static void test_mod_exp2_long(void **state) {
     b1[0] -= 1;
     fill_exponent(e0, en, 3);
     fill_exponent(e1, en, 3);
-    single_reference(want0, b0, e0, en, m0, n);
-    single_reference(want1, b1, e1, en, m1, n);
-    const char *name;
-    FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
-      assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n), CRISP_OK);
-      if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-        fail_msg("bn_mod_exp2 %s: n=%zu en=%zu differs from the reference", name, n, en);
-    }
+    reference_power(want0, b0, e0, en, m0, n);
+    reference_power(want1, b1, e1, en, m1, n);
+    char what[32];
+    snprintf(what, sizeof what, "n=%zu en=%zu", n, en);
+    check_mod_exp2_impls(want0, want1, b0, b1, e0, e1, en, m0, m1, n, what);
   }
 }
 

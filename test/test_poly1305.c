@@ -470,6 +470,16 @@ static void test_verify(void **state) {
   }
 }
 
+/* data[from..to) into ctx in updates of at most piece bytes; returns to. */
+static size_t update_in_pieces(crisp_poly1305_ctx *ctx, const uint8_t *data, size_t from, size_t to,
+                               size_t piece) {
+  for (size_t n; from < to; from += n) {
+    n = to - from < piece ? to - from : piece;
+    crisp_poly1305_update(ctx, data + from, n);
+  }
+  return to;
+}
+
 static void test_final_wipes(void **state) {
   (void)state;
   uint8_t key[32], data[2100], tag[16], zero[sizeof(crisp_poly1305_ctx)];
@@ -481,25 +491,56 @@ static void test_final_wipes(void **state) {
     for (size_t len = 0; len <= sizeof data; len += 131) {
       /* Start from zeros: every byte that init or update wrote must be
        * zero again after final (bytes never written need no wiping). */
-      for (size_t piece = 16; piece <= 64; piece += 48) {
-        /* one update, then 16- and 64-byte updates (blocks left waiting for a vector step) */
+      for (int streamed = 0; streamed < 2; streamed++) {
+        /* one update, then 64-byte updates (blocks left waiting for a vector step) */
         crisp_poly1305_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
         crisp_poly1305_init(&ctx, key);
-        if (piece == 16) crisp_poly1305_update(&ctx, data, len);
-        for (size_t done = 0; piece == 64 && done < len; done += piece)
-          crisp_poly1305_update(&ctx, data + done, len - done < piece ? len - done : piece);
+        update_in_pieces(&ctx, data, 0, len, streamed ? 64 : SIZE_MAX);
         crisp_poly1305_final(&ctx, tag);
         if (memcmp(&ctx, zero, sizeof ctx) != 0) {
           size_t at = 0;
           while (((uint8_t *)&ctx)[at] == 0) at++;
           print_error("poly1305 %s: context not wiped after final (len %zu, %s, byte %zu)\n", name, len,
-                      piece == 16 ? "one update" : "64-byte updates", at);
+                      streamed ? "64-byte updates" : "one update", at);
           fail();
         }
       }
     }
   }
+}
+
+/* For every pair (a, b) of supported implementations: a stream initialised
+ * pinned to a takes data up to lead_end in updates of lead_piece, pinned to
+ * b up to middle_end in updates of middle_piece, under
+ * crisp_force("generic") the rest in updates of tail_piece, and finishes
+ * pinned to yet another. The context keeps the implementation it was
+ * initialised with, so the tag is the generic one-shot's. */
+static void check_stream_across_pins(const uint8_t *data, size_t len, const uint8_t key[32], size_t lead_end,
+                                     size_t lead_piece, size_t middle_end, size_t middle_piece,
+                                     size_t tail_piece) {
+  uint8_t expected[16], tag[16];
+  generic_tag(expected, data, len, key);
+  const char *names[16];
+  const size_t n = test_supported_impls(CRISP_KERNEL_POLY1305, names, 16);
+  for (size_t a = 0; a < n; a++) {
+    for (size_t b = 0; b < n; b++) {
+      crisp_poly1305_ctx ctx;
+      test_pin(CRISP_KERNEL_POLY1305, names[a]);
+      crisp_poly1305_init(&ctx, key);
+      size_t done = update_in_pieces(&ctx, data, 0, lead_end, lead_piece);
+      test_pin(CRISP_KERNEL_POLY1305, names[b]);
+      done = update_in_pieces(&ctx, data, done, middle_end, middle_piece);
+      assert_int_equal(crisp_force("generic"), CRISP_OK);
+      update_in_pieces(&ctx, data, done, len, tail_piece);
+      assert_int_equal(crisp_force(NULL), CRISP_OK);
+      test_pin(CRISP_KERNEL_POLY1305, names[(a + 1) % n]);
+      crisp_poly1305_final(&ctx, tag);
+      assert_bytes_equal(tag, expected, 16, "poly1305: init with %s (updates of %zu), continued with %s\n",
+                         names[a], lead_piece, names[b]);
+    }
+  }
+  test_unpin_all();
 }
 
 static void test_stream_keeps_impl(void **state) {
@@ -509,24 +550,7 @@ static void test_stream_keeps_impl(void **state) {
   test_fill_random(key, 32);
   test_fill_random(data, LEN);
   generic_tag(expected, data, LEN, key);
-  const char *names[16];
-  const size_t n = test_supported_impls(CRISP_KERNEL_POLY1305, names, 16);
-  for (size_t a = 0; a < n; a++) {
-    for (size_t b = 0; b < n; b++) {
-      crisp_poly1305_ctx ctx;
-      test_pin(CRISP_KERNEL_POLY1305, names[a]);
-      crisp_poly1305_init(&ctx, key);
-      crisp_poly1305_update(&ctx, data, 177);
-      test_pin(CRISP_KERNEL_POLY1305, names[b]);
-      crisp_poly1305_update(&ctx, data + 177, 600);
-      assert_int_equal(crisp_force("generic"), CRISP_OK);
-      crisp_poly1305_update(&ctx, data + 777, LEN - 777);
-      assert_int_equal(crisp_force(NULL), CRISP_OK);
-      crisp_poly1305_final(&ctx, tag);
-      assert_bytes_equal(tag, expected, 16, "poly1305: init with %s, continued with %s\n", names[a], names[b]);
-    }
-  }
-  test_unpin_all();
+  check_stream_across_pins(data, LEN, key, 177, SIZE_MAX, 777, SIZE_MAX, SIZE_MAX);
   /* Through the level cap alone: every level this CPU has, mid-stream. */
   char levels[128];
   snprintf(levels, sizeof levels, "%s", crisp_levels());
@@ -551,8 +575,7 @@ static void tag_lead_pieces(uint8_t tag[16], const uint8_t *data, size_t lead, s
                             size_t tail, const uint8_t key[32]) {
   crisp_poly1305_ctx ctx;
   crisp_poly1305_init(&ctx, key);
-  for (size_t done = 0; done < lead; done += 64)
-    crisp_poly1305_update(&ctx, data + done, lead - done < 64 ? lead - done : 64);
+  update_in_pieces(&ctx, data, 0, lead, 64);
   for (size_t i = 0; i < count; i++) crisp_poly1305_update(&ctx, data + lead + i * piece, piece);
   crisp_poly1305_update(&ctx, data + lead + count * piece, tail);
   crisp_poly1305_final(&ctx, tag);
@@ -653,37 +676,17 @@ static void test_many_way_splits(void **state) {
 }
 
 /* A stream in 64-byte updates that changes pin and level while a vector
- * kernel holds blocks in its stream state (lanes started, blocks waiting):
- * the context keeps the implementation it was initialised with. */
+ * kernel holds blocks in its stream state: 704 bytes are 44 blocks, which
+ * with the IFMA kernel's defaults are 32 in the scalar code, one step of
+ * the lanes and 4 blocks waiting. The context keeps the implementation it
+ * was initialised with. */
 static void test_short_updates_keep_impl(void **state) {
   (void)state;
   enum { LEN = 3000 };
-  uint8_t key[32], data[LEN], expected[16], tag[16];
+  uint8_t key[32], data[LEN];
   test_fill_random(key, 32);
   test_fill_random(data, LEN);
-  generic_tag(expected, data, LEN, key);
-  const char *names[16];
-  const size_t n = test_supported_impls(CRISP_KERNEL_POLY1305, names, 16);
-  for (size_t a = 0; a < n; a++) {
-    for (size_t b = 0; b < n; b++) {
-      crisp_poly1305_ctx ctx;
-      test_pin(CRISP_KERNEL_POLY1305, names[a]);
-      crisp_poly1305_init(&ctx, key);
-      size_t done = 0;
-      for (; done < 720; done += 64) crisp_poly1305_update(&ctx, data + done, 64); /* 45 blocks: a step and 5 waiting */
-      test_pin(CRISP_KERNEL_POLY1305, names[b]);
-      for (; done < 1488; done += 48) crisp_poly1305_update(&ctx, data + done, 48);
-      assert_int_equal(crisp_force("generic"), CRISP_OK);
-      for (; done + 100 <= LEN; done += 100) crisp_poly1305_update(&ctx, data + done, 100);
-      crisp_poly1305_update(&ctx, data + done, LEN - done);
-      assert_int_equal(crisp_force(NULL), CRISP_OK);
-      test_pin(CRISP_KERNEL_POLY1305, names[(a + 1) % n]);
-      crisp_poly1305_final(&ctx, tag);
-      assert_bytes_equal(tag, expected, 16, "poly1305: 64-byte updates with %s, continued with %s\n", names[a],
-                         names[b]);
-    }
-  }
-  test_unpin_all();
+  check_stream_across_pins(data, LEN, key, 704, 64, 1488, 48, 100);
 }
 
 #ifdef CRISP_TEST_WITH_SODIUM

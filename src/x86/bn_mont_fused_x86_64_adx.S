@@ -26,6 +26,43 @@
 
 #include "x86/asm_function.inc"
 
+/* The callee-saved registers the kernels use as window and pointers. */
+.macro SAVE_REGISTERS
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+.endm
+
+.macro RESTORE_REGISTERS
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+.endm
+
+/* r[j] = limb j of T - m (m at rcx, r at \r), T[j] in \t, the borrow in and
+ * out in CF. */
+.macro SUBTRACT_LIMB j, t, r
+	mov	\t, %rax
+	sbb	8*\j(%rcx), %rax
+	mov	%rax, 8*\j(\r)
+.endm
+
+/* r[j] = T[j] ^ ((r[j] ^ T[j]) & \keep): r[j] where \keep is all ones,
+ * T[j] (in \t) where it is zero. */
+.macro SELECT_LIMB j, t, r, keep
+	mov	8*\j(\r), %rax
+	xor	\t, %rax
+	and	\keep, %rax
+	xor	\t, %rax
+	mov	%rax, 8*\j(\r)
+.endm
+
 /* ---- 8 limbs, accumulator in registers -------------------------------------
  * Registers: rsi a, rcx m, rdx the multiplier, rax and rbx the product;
  * the window r8..r15, rbp, rdi holds T, columns i .. i+9 of step i in
@@ -75,30 +112,9 @@
 	MONT8_ROW %rcx, 0, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8, \w9
 .endm
 
-/* r[j] = limb j of T - m, the borrow in and out in CF; T[j] in \t. */
-.macro MONT8_SUBTRACT j, t
-	mov	\t, %rax
-	sbb	8*\j(%rcx), %rax
-	mov	%rax, 8*\j(%rdx)
-.endm
-
-/* r[j] = T[j] ^ ((r[j] ^ T[j]) & r14): r[j] where r14 is all ones. */
-.macro MONT8_SELECT j, t
-	mov	8*\j(%rdx), %rax
-	xor	\t, %rax
-	and	%r14, %rax
-	xor	\t, %rax
-	mov	%rax, 8*\j(%rdx)
-.endm
-
 /* crisp_bn_mont_mul8_x86_64_adx(r rdi, a rsi, b rdx, m rcx, minv r8). */
 FUNCTION crisp_bn_mont_mul8_x86_64_adx
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$MONT8_FRAME, %rsp
 	mov	%rdi, MONT8_R(%rsp)
 	mov	%rdx, MONT8_B(%rsp)
@@ -120,30 +136,25 @@ FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	mov	%rbp, %rax
 	sub	0(%rcx), %rax
 	mov	%rax, 0(%rdx)
-	MONT8_SUBTRACT 1, %rdi
-	MONT8_SUBTRACT 2, %r8
-	MONT8_SUBTRACT 3, %r9
-	MONT8_SUBTRACT 4, %r10
-	MONT8_SUBTRACT 5, %r11
-	MONT8_SUBTRACT 6, %r12
-	MONT8_SUBTRACT 7, %r13
+	SUBTRACT_LIMB 1, %rdi, %rdx
+	SUBTRACT_LIMB 2, %r8, %rdx
+	SUBTRACT_LIMB 3, %r9, %rdx
+	SUBTRACT_LIMB 4, %r10, %rdx
+	SUBTRACT_LIMB 5, %r11, %rdx
+	SUBTRACT_LIMB 6, %r12, %rdx
+	SUBTRACT_LIMB 7, %r13, %rdx
 	sbb	$0, %r14
 	not	%r14			/* all ones: keep T - m */
-	MONT8_SELECT 0, %rbp
-	MONT8_SELECT 1, %rdi
-	MONT8_SELECT 2, %r8
-	MONT8_SELECT 3, %r9
-	MONT8_SELECT 4, %r10
-	MONT8_SELECT 5, %r11
-	MONT8_SELECT 6, %r12
-	MONT8_SELECT 7, %r13
+	SELECT_LIMB 0, %rbp, %rdx, %r14
+	SELECT_LIMB 1, %rdi, %rdx, %r14
+	SELECT_LIMB 2, %r8, %rdx, %r14
+	SELECT_LIMB 3, %r9, %rdx, %r14
+	SELECT_LIMB 4, %r10, %rdx, %r14
+	SELECT_LIMB 5, %r11, %rdx, %r14
+	SELECT_LIMB 6, %r12, %rdx, %r14
+	SELECT_LIMB 7, %r13, %rdx, %r14
 	add	$MONT8_FRAME, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 
@@ -153,15 +164,32 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
  * i+8 .. i+17 live on the stack at rbp = T + i. The rows' register part
  * never waits on memory, and the memory part, one row behind another, has
  * slack. The reduction row, once it has cleared W0, puts its sum for
- * column i+8 there instead of on the stack. Registers: rsi a, rcx m, rbp T + i, rdx the multiplier, rax the
- * low half, rbx and rdi the high halves of alternate limbs. The stack keeps
- * T, r, b - T (so b + i is rbp + that) and minv. */
+ * column i+8 there instead of on the stack. Registers: rsi a, rcx m, rbp
+ * T + i, rdx the multiplier, rax the low half, rbx and rdi the high halves
+ * of alternate limbs. The stack keeps T, r, b - T (so b + i is rbp + that)
+ * and minv. */
 
 #define MONT16_T_LIMBS 34
 #define MONT16_R (8 * MONT16_T_LIMBS)
 #define MONT16_B_OFFSET (MONT16_R + 8)
 #define MONT16_MINV (MONT16_R + 16)
 #define MONT16_FRAME (MONT16_R + 24)
+
+/* The window's part of a row, W0..W7 += the first eight limbs of x * rdx
+ * from cleared flags; leaves the high half of x[7] rdx in rbx, for the
+ * memory part's OF chain. */
+.macro WINDOW_LOW_LIMBS x, w0, w1, w2, w3, w4, w5, w6, w7
+	xor	%eax, %eax		/* clears CF and OF */
+	MONT8_STEP \x, 0, \w0, \w1
+	MONT8_STEP \x, 1, \w1, \w2
+	MONT8_STEP \x, 2, \w2, \w3
+	MONT8_STEP \x, 3, \w3, \w4
+	MONT8_STEP \x, 4, \w4, \w5
+	MONT8_STEP \x, 5, \w5, \w6
+	MONT8_STEP \x, 6, \w6, \w7
+	mulx	8*7(\x), %rax, %rbx
+	adcx	%rax, \w7
+.endm
 
 /* Limb \j >= 8 of a row: the memory column j += low(x[j] rdx) + the
  * previous high half (CF chain) and its old value (OF chain); the sum goes
@@ -182,16 +210,7 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
  * \fresh (the product row). The reduction row, which has cleared W0, puts
  * column i+8 there: it is the next step's top window column. */
 .macro MONT16_ROW x, fresh, w0, w1, w2, w3, w4, w5, w6, w7
-	xor	%eax, %eax		/* clears CF and OF */
-	MONT8_STEP \x, 0, \w0, \w1
-	MONT8_STEP \x, 1, \w1, \w2
-	MONT8_STEP \x, 2, \w2, \w3
-	MONT8_STEP \x, 3, \w3, \w4
-	MONT8_STEP \x, 4, \w4, \w5
-	MONT8_STEP \x, 5, \w5, \w6
-	MONT8_STEP \x, 6, \w6, \w7
-	mulx	8*7(\x), %rax, %rbx
-	adcx	%rax, \w7
+	WINDOW_LOW_LIMBS \x, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
 	.if \fresh
 	MONT16_MEMORY_LIMB \x, 8, %rdi, %rbx
 	.else
@@ -241,22 +260,6 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	\step %r15, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14
 .endm
 
-/* r[j] = limb j of T - m (borrow in CF), T[j] in \t. */
-.macro MONT16_SUBTRACT j, t
-	mov	\t, %rax
-	sbb	8*\j(%rcx), %rax
-	mov	%rax, 8*\j(%rdi)
-.endm
-
-/* r[j] = T[j] ^ ((r[j] ^ T[j]) & rbx), T[j] in \t. */
-.macro MONT16_SELECT j, t
-	mov	8*\j(%rdi), %rax
-	xor	\t, %rax
-	and	%rbx, %rax
-	xor	\t, %rax
-	mov	%rax, 8*\j(%rdi)
-.endm
-
 /* r = T - m, then T where that borrowed with no carry bit: T's columns
  * 0..7 in r8..r15, 8..15 at rbp + 64, the carry bit in rsi; r at
  * \r_slot(%rsp). */
@@ -265,40 +268,35 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	mov	%r8, %rax
 	sub	0(%rcx), %rax
 	mov	%rax, 0(%rdi)
-	MONT16_SUBTRACT 1, %r9
-	MONT16_SUBTRACT 2, %r10
-	MONT16_SUBTRACT 3, %r11
-	MONT16_SUBTRACT 4, %r12
-	MONT16_SUBTRACT 5, %r13
-	MONT16_SUBTRACT 6, %r14
-	MONT16_SUBTRACT 7, %r15
+	SUBTRACT_LIMB 1, %r9, %rdi
+	SUBTRACT_LIMB 2, %r10, %rdi
+	SUBTRACT_LIMB 3, %r11, %rdi
+	SUBTRACT_LIMB 4, %r12, %rdi
+	SUBTRACT_LIMB 5, %r13, %rdi
+	SUBTRACT_LIMB 6, %r14, %rdi
+	SUBTRACT_LIMB 7, %r15, %rdi
 	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
-	MONT16_SUBTRACT \j, 8*\j(%rbp)
+	SUBTRACT_LIMB \j, 8*\j(%rbp), %rdi
 	.endr
 	mov	%rsi, %rbx
 	sbb	$0, %rbx
 	not	%rbx			/* all ones: keep T - m */
-	MONT16_SELECT 0, %r8
-	MONT16_SELECT 1, %r9
-	MONT16_SELECT 2, %r10
-	MONT16_SELECT 3, %r11
-	MONT16_SELECT 4, %r12
-	MONT16_SELECT 5, %r13
-	MONT16_SELECT 6, %r14
-	MONT16_SELECT 7, %r15
+	SELECT_LIMB 0, %r8, %rdi, %rbx
+	SELECT_LIMB 1, %r9, %rdi, %rbx
+	SELECT_LIMB 2, %r10, %rdi, %rbx
+	SELECT_LIMB 3, %r11, %rdi, %rbx
+	SELECT_LIMB 4, %r12, %rdi, %rbx
+	SELECT_LIMB 5, %r13, %rdi, %rbx
+	SELECT_LIMB 6, %r14, %rdi, %rbx
+	SELECT_LIMB 7, %r15, %rdi, %rbx
 	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
-	MONT16_SELECT \j, 8*\j(%rbp)
+	SELECT_LIMB \j, 8*\j(%rbp), %rdi, %rbx
 	.endr
 .endm
 
 /* crisp_bn_mont_mul16_x86_64_adx(r rdi, a rsi, b rdx, m rcx, minv r8). */
 FUNCTION crisp_bn_mont_mul16_x86_64_adx
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$MONT16_FRAME, %rsp
 	mov	%rdi, MONT16_R(%rsp)
 	sub	%rsp, %rdx		/* b - T, T at the stack pointer */
@@ -325,12 +323,7 @@ FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	mov	%rax, 8*\j(%rsp)
 	.endr
 	add	$MONT16_FRAME, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 
@@ -341,10 +334,9 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
  * i .. i+16. Column i+16 already holds a limb of t, so the step's carry out
  * of it (0, 1 or 2) waits in rsi for the next step's column; after the last
  * step it is the result's carry bit. t held secrets: it is wiped before
- * returning. Registers: rcx m,
- * rbp t + i, rsi the carry, rdx q, rax the low half, rbx and rdi the high
- * halves of alternate limbs; the window r8..r15. The stack keeps r and
- * minv. */
+ * returning. Registers: rcx m, rbp t + i, rsi the carry, rdx q, rax the
+ * low half, rbx and rdi the high halves of alternate limbs; the window
+ * r8..r15. The stack keeps r and minv. */
 
 #define REDC_R 0
 #define REDC_MINV 8
@@ -363,27 +355,12 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	adox	%rax, %rsi
 .endm
 
-/* The first eight limbs of a step's row m q, on the window; leaves the
- * high half of m[7] q in rbx. */
-.macro REDC_LOW_LIMBS w0, w1, w2, w3, w4, w5, w6, w7
-	mov	\w0, %rdx
-	imul	REDC_MINV(%rsp), %rdx
-	xor	%eax, %eax		/* clears CF and OF */
-	MONT8_STEP %rcx, 0, \w0, \w1
-	MONT8_STEP %rcx, 1, \w1, \w2
-	MONT8_STEP %rcx, 2, \w2, \w3
-	MONT8_STEP %rcx, 3, \w3, \w4
-	MONT8_STEP %rcx, 4, \w4, \w5
-	MONT8_STEP %rcx, 5, \w5, \w6
-	MONT8_STEP %rcx, 6, \w6, \w7
-	mulx	8*7(%rcx), %rax, %rbx
-	adcx	%rax, \w7
-.endm
-
 /* Step i of 16: columns i+9 .. i+15 in memory, column i+16 stored back;
  * the cleared W0 takes column i+8, the next step's top window column. */
 .macro REDC16_STEP w0, w1, w2, w3, w4, w5, w6, w7
-	REDC_LOW_LIMBS \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
+	mov	\w0, %rdx
+	imul	REDC_MINV(%rsp), %rdx
+	WINDOW_LOW_LIMBS %rcx, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7
 	MONT16_MEMORY_LIMB %rcx, 8, %rdi, %rbx, \w0
 	MONT16_MEMORY_LIMB %rcx, 9, %rbx, %rdi
 	MONT16_MEMORY_LIMB %rcx, 10, %rdi, %rbx
@@ -397,12 +374,7 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 .endm
 
 .macro REDC_ENTER
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$REDC_FRAME, %rsp
 	mov	%rdi, REDC_R(%rsp)
 	mov	%rcx, REDC_MINV(%rsp)
@@ -427,12 +399,7 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	mov	%rax, 8*\j(%rbp)
 	.endr
 	add	$REDC_FRAME, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 .endm
 

@@ -66,15 +66,14 @@ void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                     const crisp_limb *w, size_t n, crisp_limb carry);
 
-
 /* ---- bn_mont_fused_x86_64_adx.S (BMI2 + ADX) ---- */
 
 /* r = a b R^-1 mod m for exactly 8 (16) limbs, R = 2^(64n): a, b < m, m
  * odd, minv = -m^-1 mod 2^64; r apart from a, b and m (a may equal b). */
-void crisp_bn_mont_mul8_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                   crisp_limb minv);
-void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                    crisp_limb minv);
+void crisp_bn_mont_mul8_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                   const crisp_limb *m, crisp_limb minv);
+void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                    const crisp_limb *m, crisp_limb minv);
 /* r = t R^-1 mod m for t[0..32) below m R, fully reduced (n = 16); m odd,
  * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
 void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);

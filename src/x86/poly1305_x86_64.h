@@ -76,9 +76,9 @@ static inline void crisp_poly1305_wipe_bytes(void *p, size_t bytes) {
   }
 }
 
-/* The vector loops spill vectors of the accumulator and of the powers of r
- * to their frames (AVX2 has only 16 registers; the IFMA loop spills when it
- * also builds the powers). Called right after a loop returns, this
+/* The radix 2^26 loops (poly1305_radix26.h) spill vectors of the
+ * accumulator and of the powers of r to their frames (AVX2 has only 16
+ * registers). Called right after a loop returns, this
  * overwrites that frame and what it called: its array lies where they were.
  * Never inlined (the array must be a frame of its own); once per blocks
  * call. */
