@@ -42,6 +42,7 @@
 /* len bytes (at most LANES * 64) of a group's keystream x XORed into in. */
 static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *out, const uint8_t *in,
                                                                        VECTOR x[16], size_t len) {
+  if (len == 0) return; /* a keyed call with only its key block; in and out may be NULL */
   if (len == LANES * 64) {
     V_XOR_STORE(out, in, x);
     return;
@@ -58,15 +59,17 @@ static inline __attribute__((always_inline)) void chacha20_lanes_store(uint8_t *
 #endif
 }
 
-/* The key block: one more block (the AEAD's Poly1305 key block at
- * state[12], or a lone block after the groups) on the general-purpose
- * registers, its quarter-rounds placed among the vector ones. The vector rounds wait on their latency and the integer units are
- * idle meanwhile, so the extra block costs next to nothing, where a block
- * after the group would cost a pass of its own. Written only when with_key
- * (a constant in each caller, so the other callers compile without it). */
 static inline uint32_t chacha20_rotl32(uint32_t x, int n) {
   return (x << n) | (x >> (32 - n));
 }
+
+/* The key block: one more block (the AEAD's Poly1305 key block at
+ * state[12], or a lone block after the groups) on the general-purpose
+ * registers, its quarter-rounds placed among the vector ones. The vector
+ * rounds wait on their latency and the integer units are idle meanwhile,
+ * so the extra block costs next to nothing, where a block after the group
+ * would cost a pass of its own. Written only when with_key (a constant in
+ * each caller, so the other callers compile without it). */
 
 #define CHACHA20_KEY_QUARTER_ROUND(with_key, a, b, c, d) \
   do {                                                   \

@@ -541,9 +541,13 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(open(buf, buf + 64, 32, buf + 10, ad, 8, nonce, key), CRISP_E_INVALID);
     assert_int_equal(open(NULL, buf + 64, 32, tag, ad, 8, nonce, key), CRISP_E_INVALID);
     assert_memory_equal(buf, copy, sizeof buf);
-    /* Empty messages need no buffers. */
-    assert_int_equal(seal(NULL, tag, NULL, 0, NULL, 0, nonce, key), CRISP_OK);
-    assert_int_equal(open(NULL, NULL, 0, tag, NULL, 0, nonce, key), CRISP_OK);
+    /* Empty messages need no buffers, on every ChaCha20 kernel (a keyed
+     * entry then computes only the key block). */
+    const char *chacha;
+    FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, chacha) {
+      assert_int_equal(seal(NULL, tag, NULL, 0, NULL, 0, nonce, key), CRISP_OK);
+      assert_int_equal(open(NULL, NULL, 0, tag, NULL, 0, nonce, key), CRISP_OK);
+    }
   }
 
   crisp_chacha20_poly1305_ctx ctx;

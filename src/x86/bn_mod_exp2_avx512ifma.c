@@ -244,6 +244,16 @@ static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc
  * step before the scalar lowest digit reads its first position; vectors
  * past the last step are added at the end, where lane p of the
  * accumulator stands for position k + p. */
+/* Two reduction steps of both lanes, each lane's first step before either
+ * lane's second, so that one lane's quotient chain runs beside the other's. */
+#define AMS2_REDUCE_PAIR()                                                                           \
+  do {                                                                                               \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
+        ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors); \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
+        ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);      \
+  } while (0)
+
 static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2], const uint64_t *const a[2],
                                                              const uint64_t *const m[2], const uint64_t *const sh[2],
                                                              const uint64_t k0[2], const int vectors, const int k) {
@@ -270,12 +280,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
       t[l][q + 2] = ams2_column_lane(a[l], &high_before[l], q + 2, k);
     }
-    for (int i = 8 * q; i < 8 * q + 8; i += 2) {
-#pragma GCC unroll 2
-      for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
-#pragma GCC unroll 2
-      for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
-    }
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) AMS2_REDUCE_PAIR();
   }
   /* the last block, and before it the vectors that remain */
 #pragma GCC unroll 2
@@ -284,12 +289,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 #pragma GCC unroll 10
     for (int c = blocks + 1; c < columns; c++) t[l][c] = ams2_column_lane(a[l], &high_before[l], c, k);
   }
-  for (int i = 8 * (blocks - 1); i < k; i += 2) {
-#pragma GCC unroll 2
-    for (int l = 0; l < 2; l++) ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);
-#pragma GCC unroll 2
-    for (int l = 0; l < 2; l++) ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);
-  }
+  for (int i = 8 * (blocks - 1); i < k; i += 2) AMS2_REDUCE_PAIR();
   /* the vectors not added yet: c > blocks */
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
@@ -305,6 +305,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
     normalize_lane(r[l], sum, carry[l], vectors);
   }
 }
+#undef AMS2_REDUCE_PAIR
 
 #define AMS2(vectors, k)                                                                                 \
   static void ams2_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],            \

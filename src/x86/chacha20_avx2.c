@@ -76,8 +76,8 @@ void crisp_chacha20_xor_avx2(uint8_t *out, const uint8_t *in, size_t len, const 
   chacha20_lanes_xor(out, in, len, state, AVX2_TAIL_MIN_BLOCKS, crisp_chacha20_xor_generic);
 }
 
-static void chacha20_keyed_avx2(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
-                                const uint32_t state[16]) {
+static void crisp_chacha20_keyed_xor_avx2(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
+                                          const uint32_t state[16]) {
   chacha20_lanes_keyed(key_block, out, in, len, state);
 }
 
@@ -85,6 +85,6 @@ const crisp_chacha20_impl crisp_chacha20_avx2_impl = {
     .info = {"avx2", CRISP_LEVEL_AVX2, CRISP_CPU_AVX | CRISP_CPU_AVX2},
     .xor_stream = crisp_chacha20_xor_avx2,
     .group_blocks = LANES,
-    .keyed_stream = chacha20_keyed_avx2,
+    .keyed_stream = crisp_chacha20_keyed_xor_avx2,
     .keyed_max = CHACHA20_KEYED_MAX,
 };

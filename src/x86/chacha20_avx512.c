@@ -115,8 +115,8 @@ void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, cons
   chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
 }
 
-static void chacha20_keyed_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
-                                  const uint32_t state[16]) {
+static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in,
+                                            size_t len, const uint32_t state[16]) {
   chacha20_lanes_keyed(key_block, out, in, len, state);
 }
 
@@ -126,6 +126,6 @@ const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
                  CRISP_CPU_AVX512DQ},
     .xor_stream = crisp_chacha20_xor_avx512,
     .group_blocks = LANES,
-    .keyed_stream = chacha20_keyed_avx512,
+    .keyed_stream = crisp_chacha20_keyed_xor_avx512,
     .keyed_max = CHACHA20_KEYED_MAX,
 };
