@@ -136,9 +136,22 @@ static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
 }
 
 /* The whole computation; returns the masks' verdict as a status. */
-static int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q, const crisp_limb *dp,
-               const crisp_limb *dq, const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
-               void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
+/* The depth crt's callees reach at most, in words: the portable kernels
+ * leave spilled, secret-derived words in their frames (the vector and
+ * x86-64 kernels wipe their own), and over a whole CRT those add up. */
+enum { CRT_STACK_WORDS = 1024 };
+
+/* Zeroes the stack below the caller's frame, where crt and its callees
+ * ran; noinline so that its frame starts where crt's did. */
+static __attribute__((noinline)) void scrub_crt_stack(void) {
+  volatile crisp_limb area[CRT_STACK_WORDS];
+  for (size_t i = 0; i < CRT_STACK_WORDS; i++) area[i] = 0;
+}
+
+static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
+                                         const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
+                                         const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
+                                         void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const size_t nn = 2 * h;
   const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
@@ -225,6 +238,7 @@ int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_
   for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
   /* r is written last, after the check has read c: r == c is safe. */
   const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
+  scrub_crt_stack();
   crisp_wipe(block, limbs * LIMB_BYTES);
   free(block);
   return status;
