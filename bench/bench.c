@@ -59,8 +59,8 @@ static void print_labels(void) {
 
 static void help(void) {
   printf("Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
-         "       crisp bench --kernel poly1305|chacha20poly1305_seal --sweep [--peers] [--chunk N]\n"
-         "                   [--json|--tsv] [--time MS]\n"
+         "       crisp bench --kernel poly1305|chacha20|chacha20poly1305_seal --sweep [--peers]\n"
+         "                   [--chunk N] [--json|--tsv] [--time MS]\n"
          "       crisp bench --check\n"
          "Measures crisp's kernels: ops/ms, MB/s (bytes kernels), ns/op: the best of many\n"
          "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n"
@@ -75,11 +75,11 @@ static void help(void) {
          "  --json        machine-readable output\n"
          "  --time MS     measuring time per row (default 200, sweep 40)\n"
          "  --quick       short run (25 ms per row)\n"
-         "  --sweep       Poly1305 (or the AEAD's seal) at every length 16 B..1 MiB (powers of\n"
-         "                two, -1, +1, +15) for each implementation and the default path; flags\n"
-         "                lengths where the default is below 0.95x the fastest implementation\n"
-         "                (LOW) and, with --peers (always for the seal), below 1.0x the faster\n"
-         "                of OpenSSL and libsodium (BEHIND)\n"
+         "  --sweep       Poly1305 (or ChaCha20, or the AEAD's seal) at every length 16 B..1 MiB\n"
+         "                (powers of two, -1, +1, +15) for each implementation and the default\n"
+         "                path; flags lengths where the default is below 0.95x the fastest\n"
+         "                implementation (LOW) and, with --peers (always for ChaCha20 and the\n"
+         "                seal), below 1.0x the faster of OpenSSL and libsodium (BEHIND)\n"
          "  --chunk N     with --sweep: stream each Poly1305 message in updates of N bytes\n"
          "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
          "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
@@ -249,9 +249,11 @@ static int parse(int argc, char **argv, struct options *options) {
       return usage_error("unknown argument '%s'", arg);
     }
   }
-  if (options->sweep && options->kernels && strcmp(options->kernels, "poly1305") &&
-      strcmp(options->kernels, "chacha20poly1305_seal"))
-    return usage_error("--sweep measures poly1305 or chacha20poly1305_seal only");
+  const char *sweep_label = options->kernels ? options->kernels : BENCH_SWEEP_DEFAULT;
+  if (options->sweep && !bench_sweep_supports(sweep_label, 0))
+    return usage_error("--sweep measures poly1305, chacha20 or chacha20poly1305_seal only");
+  if (options->sweep && !bench_sweep_supports(sweep_label, options->settings.chunk != 0))
+    return usage_error("--chunk streams poly1305 only");
   if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
   if (options->settings.chunk && !options->sweep) return usage_error("--chunk goes with --sweep");
   options->settings.peers = options->peers;
@@ -314,7 +316,7 @@ int main(int argc, char **argv) {
     print_error("a peer library failed to initialise");
     return 1;
   }
-  if (options.sweep) return bench_sweep(&options.settings, options.kernels ? options.kernels : "poly1305");
+  if (options.sweep) return bench_sweep(&options.settings, options.kernels ? options.kernels : BENCH_SWEEP_DEFAULT);
   if (!options.kernels) report_missing_specs();
   bench_report_begin(&options.settings);
   int status = 0;

@@ -129,7 +129,11 @@ const uint8_t *bench_aead_tag(void *state);
  * for an open in place (chacha20poly1305_open_inplace). */
 void bench_aead_refill(void *state, size_t size);
 
-/* --kernel poly1305|chacha20poly1305_seal --sweep. Returns the exit status. */
+/* --kernel poly1305|chacha20|chacha20poly1305_seal --sweep. Returns the
+ * exit status. */
 int bench_sweep(const bench_settings *settings, const char *label);
+#define BENCH_SWEEP_DEFAULT "poly1305" /* --sweep without --kernel */
+/* Whether --sweep measures label (with --chunk when chunked). */
+int bench_sweep_supports(const char *label, int chunked);
 
 #endif

@@ -1,12 +1,13 @@
-/* bench/sweep.c - crisp-bench --kernel poly1305|chacha20poly1305_seal
- * --sweep: the call at every length from 16 B to 1 MiB that sits on or next
- * to a power of two (2^k - 1, 2^k, 2^k + 1, 2^k + 15), one-shot or (Poly1305
- * with --chunk N) streamed in N-byte updates, for each implementation of
- * the spec's first kernel this CPU runs and for the default (dispatched)
- * path, which must stay within 0.95x of the fastest single implementation
- * at every length. With --peers (always for the AEAD, whose chart shows
- * them), OpenSSL and libsodium run the same work and the default must be at
- * least 1.0x the faster of them. */
+/* bench/sweep.c - crisp-bench --kernel K --sweep, for the labels in
+ * sweep_kernels: the call at every length from 16 B to 1 MiB that sits on or
+ * next to a power of two (2^k - 1, 2^k, 2^k + 1, 2^k + 15), one-shot or
+ * (Poly1305 with --chunk N) streamed in N-byte updates, for each
+ * implementation of the spec's first kernel this CPU runs and for the
+ * default (dispatched) path, which must stay within 0.95x of the fastest
+ * single implementation at every length. With --peers (always for ChaCha20
+ * and the AEAD, whose targets are stated against them), OpenSSL and
+ * libsodium run the same work and the default must be at least 1.0x the
+ * faster of them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,28 @@
 #define MAX_LENGTHS 96
 #define GOOD_RATIO 0.95
 #define PEER_RATIO 1.0
+
+/* The labels --sweep measures. */
+static const struct sweep_kernel {
+  const char *label;
+  int always_peers; /* peer rows without --peers */
+  int streams;      /* --chunk applies */
+} sweep_kernels[] = {
+    {"poly1305", 0, 1},
+    {"chacha20", 1, 0},
+    {"chacha20poly1305_seal", 1, 0},
+};
+
+static const struct sweep_kernel *find_sweep_kernel(const char *label) {
+  for (size_t i = 0; i < sizeof sweep_kernels / sizeof sweep_kernels[0]; i++)
+    if (!strcmp(sweep_kernels[i].label, label)) return &sweep_kernels[i];
+  return NULL;
+}
+
+int bench_sweep_supports(const char *label, int chunked) {
+  const struct sweep_kernel *k = find_sweep_kernel(label);
+  return k && (!chunked || k->streams);
+}
 
 static size_t sweep_lengths(size_t lengths[MAX_LENGTHS]) {
   size_t count = 0;
@@ -125,7 +148,8 @@ static int measure_length(bench_case *c, sweep_rows *s, const bench_settings *se
 
 int bench_sweep(const bench_settings *settings, const char *label) {
   const bench_spec *spec = bench_find_spec(label);
-  if (!spec || !spec->kernel_count) {
+  const struct sweep_kernel *sweep_kernel = find_sweep_kernel(label);
+  if (!spec || !spec->kernel_count || !sweep_kernel) {
     fprintf(stderr, "crisp bench: %s has no bench cases\n", label);
     return 1;
   }
@@ -138,7 +162,7 @@ int bench_sweep(const bench_settings *settings, const char *label) {
   }
   s.count = s.impls;
   s.rows[s.count++] = (bench_row){routine, "default", NULL, 0, 0};
-  const int peers = settings->peers || strcmp(label, "poly1305") != 0;
+  const int peers = settings->peers || sweep_kernel->always_peers;
   for (size_t i = 0; peers && bench_peers_init() == 0 && i < bench_peer_count() && s.count < MAX_ROWS; i++)
     if (!strcmp(bench_peer_at(i)->kernel, label))
       s.rows[s.count++] = (bench_row){bench_peer_at(i), bench_peer_at(i)->source, NULL, 0, 0};

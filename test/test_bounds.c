@@ -201,8 +201,10 @@ static crisp_limb *place(const guarded *g, const crisp_limb *value, size_t n) {
   return p;
 }
 
-/* ChaCha20 and the AEAD: input and output against the guards after and
- * before them (the AVX-512 tail loads and stores under byte masks), in
+/* ChaCha20 and the AEAD: input and output each against the guard after or
+ * before them, in every combination (the AVX-512 tail loads and stores
+ * under byte masks, and takes the last block through the stack when the
+ * mask would reach the next page for the input, the output or both), in
  * place and apart, every implementation against generic. */
 static void test_chacha20_guarded(void **state) {
   (void)state;
@@ -219,11 +221,14 @@ static void test_chacha20_guarded(void **state) {
       test_pin(CRISP_KERNEL_CHACHA20, "generic");
       assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, source, len, NULL, 0, nonce, key), CRISP_OK);
       test_pin(CRISP_KERNEL_CHACHA20, name);
-      for (int where = 0; where < 2; where++) {
-        uint8_t *src = where ? at_start(&in) : at_end(&in, len), *dst = where ? at_start(&out) : at_end(&out, len);
+      for (int where = 0; where < 4; where++) {
+        /* bit 0: the input against the guard before it, else after; bit 1: the output */
+        uint8_t *src = where & 1 ? at_start(&in) : at_end(&in, len);
+        uint8_t *dst = where & 2 ? at_start(&out) : at_end(&out, len);
         memcpy(src, source, len);
         assert_int_equal(crisp_chacha20_poly1305_seal(dst, tag, src, len, NULL, 0, nonce, key), CRISP_OK);
-        assert_bytes_equal(dst, want, len, "seal %s: len %zu, guard %s\n", name, len, where ? "before" : "after");
+        assert_bytes_equal(dst, want, len, "seal %s: len %zu, guards %s (in) %s (out)\n", name, len,
+                           where & 1 ? "before" : "after", where & 2 ? "before" : "after");
         assert_bytes_equal(tag, want_tag, 16, "tag %s: len %zu\n", name, len);
         assert_int_equal(crisp_chacha20_poly1305_open(dst, dst, len, tag, NULL, 0, nonce, key), CRISP_OK);
         assert_bytes_equal(dst, source, len, "open %s in place: len %zu\n", name, len);

@@ -69,18 +69,46 @@ static inline __attribute__((always_inline)) void xor_store_avx512(uint8_t *out,
   }
 }
 
+/* Whether the 64 bytes at p reach a page that the first `used` of them do
+ * not: a masked access there has its masked-off bytes on a page the
+ * buffer need not own (unmapped, read-only, or not yet faulted in), and
+ * the CPU suppresses that fault by a microcode assist, on every call, that
+ * costs more than the whole block. Addresses and lengths are public. */
+static inline int masked_off_page(const uint8_t *p, size_t used) {
+  return (((uintptr_t)p + used - 1) ^ ((uintptr_t)p + 63)) >> 12 != 0;
+}
+
+/* used (< 64) bytes of in XORed with the keystream through a stack copy;
+ * out of line, as the partial group's 16 inlined blocks would each carry
+ * it. */
+static __attribute__((noinline)) void xor_block_through_stack(uint8_t *out, const uint8_t *in,
+                                                              __m512i keystream, size_t used) {
+  uint8_t stream[64];
+  _mm512_storeu_si512((void *)stream, keystream);
+  for (size_t i = 0; i < used; i++) out[i] = in[i] ^ stream[i];
+  crisp_wipe(stream, sizeof stream);
+}
+
 /* The partial last group: blocks past len are skipped, the one len ends in
  * is loaded and stored under a byte mask (AVX-512BW), so nothing outside
- * the buffers is touched and no stack copy is needed. */
+ * the buffers is touched and no stack copy is needed; where the mask's
+ * unused bytes would fall on another page, the block goes through the
+ * stack instead (masked_off_page). */
 static inline __attribute__((always_inline)) void xor_block_partial(uint8_t *out, const uint8_t *in,
                                                                     __m512i keystream, size_t block,
                                                                     size_t len) {
   if (len >= 64 * (block + 1)) {
     xor_block(out + 64 * block, in + 64 * block, keystream);
   } else if (len > 64 * block) {
-    const __mmask64 mask = (__mmask64)(~0ull >> (64 - (len - 64 * block)));
-    const __m512i data = _mm512_maskz_loadu_epi8(mask, in + 64 * block);
-    _mm512_mask_storeu_epi8(out + 64 * block, mask, _mm512_xor_si512(data, keystream));
+    const size_t used = len - 64 * block;
+    out += 64 * block, in += 64 * block;
+    if (masked_off_page(in, used) || masked_off_page(out, used)) {
+      xor_block_through_stack(out, in, keystream, used);
+      return;
+    }
+    const __mmask64 mask = (__mmask64)(~0ull >> (64 - used));
+    const __m512i data = _mm512_maskz_loadu_epi8(mask, in);
+    _mm512_mask_storeu_epi8(out, mask, _mm512_xor_si512(data, keystream));
   }
 }
 
