@@ -3,13 +3,13 @@
  * Layout: chacha20_lanes.h, sixteen 32-bit lanes of a zmm register per
  * state word; 128-bit lane k holds blocks 4k..4k+3, so the transpose is a
  * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
- * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold); the tail goes
- * to the AVX2 code, which the avx512 level includes. Meant for: AVX-512
- * CPUs. The rounds are latency-bound, so whole input runs two groups
+ * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold). Meant for:
+ * AVX-512 CPUs. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks; a single block
  * after whole groups is computed on the general-purpose registers beside
- * the last of them, a message of one block by the AVX2 code's scalar path.
+ * the last of them, a message of one block by the generic code directly
+ * (the AVX2 kernel would hand it there too, one call later).
  * The keyed entry, the AEAD's, takes up to two groups with the Poly1305 key
  * block beside them the same way (chacha20_lanes_keyed). */
 #include <immintrin.h>
@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
 #endif
 
 void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
-  chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_avx2);
+  chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_generic);
 }
 
 static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in,
