@@ -380,6 +380,21 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
   }
 }
 
+/* One lane's values for a ladder: m in radix 2^52 and its copies moved up
+ * one and two digits (m_up, 2 * stride digits, for the square), R'^2 in
+ * square (from the caller's R^2 where it has one), the base in radix 2^52
+ * and the constant 1. */
+static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *square, uint64_t *base52, uint64_t *one,
+                       const crisp_limb *mod, const crisp_limb *base, const crisp_limb *r2, size_t n, size_t k,
+                       uint64_t k0, size_t stride) {
+  one[0] = 1;
+  crisp_bn52_from64(m52, k, mod, n, 0);
+  for (size_t j = 0; j + 1 < stride; j++) m_up[j + 1] = m52[j];
+  for (size_t j = 0; j + 2 < stride; j++) m_up[stride + j + 2] = m52[j];
+  crisp_bn52_r2(square, mod, n, m52, k, k0, r2);
+  crisp_bn52_from64(base52, k, base, n, 0);
+}
+
 /* Per lane: table (entries values), then m, m moved up one digit and two
  * digits (for ams2, whose 20 digits leave room in a stride of 24), R'^2,
  * accumulator, selected entry, the constant 1; each value `stride`
@@ -416,12 +431,7 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
-    one[l][0] = 1;
-    crisp_bn52_from64(m52[l], k, mod[l], n, 0);
-    for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
-    for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
-    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l], r2[l]);
-    crisp_bn52_from64(acc[l], k, base[l], n, 0);
+    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
 
@@ -507,12 +517,7 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
     power[l] = square[l] + stride;
     acc[l] = power[l] + stride;
     one[l] = acc[l] + stride;
-    one[l][0] = 1;
-    crisp_bn52_from64(m52[l], k, mod[l], n, 0);
-    for (size_t j = 0; j + 1 < stride; j++) m_up[l][j + 1] = m52[l][j];
-    for (size_t j = 0; j + 2 < stride; j++) m_up[l][stride + j + 2] = m52[l][j];
-    crisp_bn52_r2(square[l], mod[l], n, m52[l], k, k0[l], r2[l]);
-    crisp_bn52_from64(acc[l], k, base[l], n, 0);
+    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
