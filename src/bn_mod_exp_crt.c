@@ -144,8 +144,8 @@ enum { CRT_STACK_WORDS = 1024 };
 /* Zeroes the stack below the caller's frame, where crt and its callees
  * ran; noinline so that its frame starts where crt's did. */
 static __attribute__((noinline)) void scrub_crt_stack(void) {
-  volatile crisp_limb area[CRT_STACK_WORDS];
-  for (size_t i = 0; i < CRT_STACK_WORDS; i++) area[i] = 0;
+  crisp_limb area[CRT_STACK_WORDS];
+  crisp_wipe(area, sizeof area);
 }
 
 static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
