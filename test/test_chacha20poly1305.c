@@ -421,6 +421,19 @@ static void test_forgery_every_path(void **state) {
  * and 33 blocks, the front-end's 16 KiB chunks. Seal against OpenSSL's,
  * apart and in place, open apart and in place, and a forged open that
  * leaves zeros. */
+/* The seal every pair is held to: OpenSSL's where the build has the peers,
+ * else the generic pair's (builds without peers, as the arm64 cross build,
+ * still compare every pair with it). */
+static void reference_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
+                           size_t ad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+#ifdef CRISP_TEST_WITH_PEERS
+  openssl_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
+#else
+  test_pin(CRISP_KERNEL_CHACHA20, "generic"), test_pin(CRISP_KERNEL_POLY1305, "generic");
+  assert_int_equal(crisp_chacha20_poly1305_seal(ct, tag, pt, len, ad, ad_len, nonce, key), CRISP_OK);
+#endif
+}
+
 static void test_every_impl_pair(void **state) {
   (void)state;
   enum { MAX = 33000 };
@@ -436,7 +449,7 @@ static void test_every_impl_pair(void **state) {
         const size_t len = lengths[l], ad_len = l % 3 == 0 ? 0 : l % 3 == 1 ? 16 : sizeof ad;
         test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
         test_fill_random(pt, len), test_fill_random(ad, ad_len);
-        openssl_seal(want, want_tag, pt, len, ad, ad_len, nonce, key);
+        reference_seal(want, want_tag, pt, len, ad, ad_len, nonce, key);
         test_pin(CRISP_KERNEL_CHACHA20, chacha), test_pin(CRISP_KERNEL_POLY1305, poly);
         got[len] = 0x5a;
         assert_int_equal(crisp_chacha20_poly1305_seal(got, tag, pt, len, ad, ad_len, nonce, key), CRISP_OK);
