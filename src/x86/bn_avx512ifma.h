@@ -22,8 +22,9 @@ size_t crisp_bn52_limbs(size_t n);
  * or b. */
 void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0);
 
-/* Overwrites the stack below the caller's frame, where crisp_bn52_amm and
- * crisp_bn52_to64_reduced (for k radix 2^52 limbs) spill registers; call
+/* Overwrites the stack below the caller's frame, where crisp_bn52_amm, the
+ * two-lane products and crisp_bn52_to64_reduced (for k radix 2^52 limbs)
+ * spill registers; call
  * once after the last of them, and not as the caller's last statement (a
  * tail call would miss). */
 void crisp_bn52_wipe_frames(size_t k);
