@@ -4,13 +4,16 @@
  * the front-end's ladder runs). 1024-, 1536- and 2048-bit moduli go to
  * crisp_bn52_mod_exp_binary (bn_mod_exp2_avx512ifma.c): one two-lane
  * product per exponent bit, squaring in one lane and multiplying in the
- * other, against about 1.2 single products per bit here; a single
- * product's every step waits on its quotient digit, and in a two-lane one
- * each lane's vector work fills the other's wait, so the two-lane product
- * costs less than a single one. That holds for every exponent length (the
- * window table here costs 2^w products more), so the choice depends on
- * the modulus's size alone. 3072 and 4096 bits, which have no two-lane
- * product, run the fixed-window ladder here:
+ * other, against about 1.2 single products per bit here. A single
+ * product's every step waits on its quotient digit; in a two-lane one each
+ * lane's vector work fills the other's wait, so where that wait is long
+ * (2-cycle vector latency) a two-lane product costs no more than a single
+ * one, and the binary ladder wins at every exponent length (the window
+ * table costs 2^w products more): the choice depends on the modulus's size
+ * alone. Where simple vector operations take one cycle and 512-bit
+ * multiply-adds issue at half rate, the cycle count puts the two ladders
+ * about level (README, performance). 3072 and 4096 bits, which have no
+ * two-lane product, run the fixed-window ladder here:
  * converts in once, almost-Montgomery products (R' = 2^(52k), values kept
  * below 2m), converts out once and subtracts m once, selected by mask. The
  * window table is read in full for every window and the entry kept by
