@@ -497,7 +497,8 @@ int main(void) {
 
   if (kernel_selected("bn_mod_exp")) {
     count = ct_supported(CRISP_KERNEL_BN_MONT_MUL, names, MAX_IMPLS);
-    /* 1024- and 2048-bit moduli (IFMA ladder sizes), 256-bit exponents */
+    /* 1024- and 2048-bit moduli (sizes of the IFMA two-lane binary
+     * ladder), 256-bit exponents */
     static const size_t exp_sizes[] = {16, 32};
     for (size_t s = 0; s < 2; s++) {
       if (exp_sizes[s] < ct_min_limbs()) continue;

@@ -416,13 +416,14 @@ static void test_mod_exp_small(void **state) {
   check_mod_exp_all(&zero, NULL, 0, &three, 1, &one, "0^0");
 }
 
-/* 1024- and 2048-bit moduli with exponents 0, 1, all ones, random; bases
- * random, 0, 1, m-1. */
+/* 1024-, 1536- and 2048-bit moduli (the IFMA two-lane binary ladder's
+ * sizes) with exponents 0, 1, all ones, random, one random limb and twice
+ * the modulus's length; bases random, 0, 1, m-1. */
 static void test_mod_exp_large(void **state) {
   (void)state;
-  static const size_t sizes[] = {16, 32};
-  crisp_limb m[32], base[32], exp[32], expected[32];
-  for (size_t s = 0; s < 2; s++) {
+  static const size_t sizes[] = {16, 24, 32};
+  crisp_limb m[32], base[32], exp[64], expected[32];
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     const size_t n = sizes[s];
     make_modulus(m, n, 4);
     random_below(base, m, n);
@@ -441,6 +442,9 @@ static void test_mod_exp_large(void **state) {
     check_mod_exp(base, exp, n, m, n, "exponent all ones");
     fill_shape(exp, n, SHAPE_RANDOM);
     check_mod_exp(base, exp, n, m, n, "exponent random");
+    check_mod_exp(base, exp, 1, m, n, "exponent one limb");
+    fill_shape(exp, 2 * n, SHAPE_RANDOM);
+    check_mod_exp(base, exp, 2 * n, m, n, "exponent of 2n limbs");
     /* (m-1)^e = (-1)^e */
     minus_one(base, m, n);
     fill_shape(exp, n, SHAPE_RANDOM);

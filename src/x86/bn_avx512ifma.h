@@ -22,8 +22,9 @@ size_t crisp_bn52_limbs(size_t n);
  * or b. */
 void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0);
 
-/* Overwrites the stack below the caller's frame, where crisp_bn52_amm and
- * crisp_bn52_to64_reduced (for k radix 2^52 limbs) spill registers; call
+/* Overwrites the stack below the caller's frame, where crisp_bn52_amm, the
+ * two-lane products and crisp_bn52_to64_reduced (for k radix 2^52 limbs)
+ * spill registers; call
  * once after the last of them, and not as the caller's last statement (a
  * tail call would miss). */
 void crisp_bn52_wipe_frames(size_t k);
@@ -51,6 +52,14 @@ void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const cris
                                   size_t n, crisp_limb minv);
 void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv);
+/* r = base^exp mod m (en limbs of exponent, m of n limbs, base < m) by the
+ * right-to-left binary method on the two lanes of the dual product: every
+ * one of the en * 64 exponent bits costs one two-lane product, whatever
+ * its value. CRISP_E_UNSUPPORTED at sizes without a dual kernel (moduli
+ * other than 1024, 1536 and 2048 bits). */
+int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                              const crisp_limb *m, size_t n, crisp_limb minv);
+
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                 const crisp_limb *m, size_t n, crisp_limb minv);
 

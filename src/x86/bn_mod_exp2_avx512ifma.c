@@ -2,7 +2,9 @@
  * advancing together in radix 2^52 with AVX-512 IFMA, for 1024-, 1536- and
  * 2048-bit moduli (the halves of RSA-2048, -3072 and -4096; k = 20, 32, 40
  * digits, padded with zero digits to 24, 32, 40: three to five 512-bit
- * vectors). Other sizes return CRISP_E_UNSUPPORTED.
+ * vectors), and at the same sizes one exponentiation whose square and
+ * multiply share the two lanes (crisp_bn52_mod_exp_binary, the single
+ * mod_exp's kernel there). Other sizes return CRISP_E_UNSUPPORTED.
  * Why two at once: one almost-Montgomery product is a chain of k steps,
  * each waiting for its quotient digit y, which depends on the previous
  * step's result; a single chain leaves the multipliers idle most of the
@@ -380,17 +382,19 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
   }
 }
 
-/* One lane's values for a ladder: m in radix 2^52 and its copies moved up
- * one and two digits (m_up, 2 * stride digits, for the square), R'^2 in
- * square (from the caller's R^2 where it has one), the base in radix 2^52
- * and the constant 1. */
+/* One lane's values for a ladder: m in radix 2^52 and, when m_up is not
+ * NULL, its copies moved up one and two digits (m_up, 2 * stride digits,
+ * for the square), R'^2 in square (from the caller's R^2 where it has
+ * one), the base in radix 2^52 and the constant 1. */
 static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *square, uint64_t *base52, uint64_t *one,
                        const crisp_limb *mod, const crisp_limb *base, const crisp_limb *r2, size_t n, size_t k,
                        uint64_t k0, size_t stride) {
   one[0] = 1;
   crisp_bn52_from64(m52, k, mod, n, 0);
-  for (size_t j = 0; j + 1 < stride; j++) m_up[j + 1] = m52[j];
-  for (size_t j = 0; j + 2 < stride; j++) m_up[stride + j + 2] = m52[j];
+  if (m_up) {
+    for (size_t j = 0; j + 1 < stride; j++) m_up[j + 1] = m52[j];
+    for (size_t j = 0; j + 2 < stride; j++) m_up[stride + j + 2] = m52[j];
+  }
   crisp_bn52_r2(square, mod, n, m52, k, k0, r2);
   crisp_bn52_from64(base52, k, base, n, 0);
 }
@@ -538,6 +542,68 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
   const uint64_t *const ones[2] = {one[0], one[1]};
   amm2(accumulator, accumulator_in, ones, m, k0);
   for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  crisp_bn52_wipe_frames(k);
+  crisp_wipe(scratch, bytes);
+  free(scratch);
+  return CRISP_OK;
+}
+
+/* out = bit ? power : one over `stride` digits, through an all-ones or
+ * all-zero vector made from the bit by arithmetic (0 - bit): no branch and
+ * no address depends on the bit. */
+static void select_by_bit(uint64_t *out, const uint64_t *power, const uint64_t *one, uint64_t bit, size_t stride) {
+  const __m512i keep = _mm512_set1_epi64((long long)(0 - bit));
+  for (size_t v = 0; v < stride / LANES; v++) {
+    const __m512i p = _mm512_load_si512((const __m512i *)power + v), o = _mm512_load_si512((const __m512i *)one + v);
+    _mm512_store_si512((__m512i *)out + v, _mm512_xor_si512(o, _mm512_and_si512(keep, _mm512_xor_si512(p, o))));
+  }
+}
+
+/* The values of crisp_bn52_mod_exp_binary: m, R'^2, the power A (first the base in
+ * radix 2^52), the result X, the factor S, R' (Montgomery one) and the
+ * constant 1; each `stride` digits. */
+enum { BINARY_SLOTS = 7 };
+
+int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                              const crisp_limb *m, size_t n, crisp_limb minv) {
+  const size_t k = crisp_bn52_limbs(n);
+  amm2_fn *amm2 = amm2_for(k);
+  if (!amm2) return CRISP_E_UNSUPPORTED;
+  const size_t stride = padded_digits(k), bytes = BINARY_SLOTS * stride * sizeof(uint64_t);
+  uint64_t *scratch = aligned_alloc(64, bytes);
+  if (!scratch) return CRISP_E_NOMEM;
+  memset(scratch, 0, bytes); /* padding digits stay zero throughout */
+  uint64_t *m52 = scratch, *square = m52 + stride, *power = square + stride, *result = power + stride,
+           *factor = result + stride, *montgomery_one = factor + stride, *one = montgomery_one + stride;
+  const uint64_t k0 = minv & CRISP_BN52_MASK;
+  lane_setup(m52, NULL, square, power, one, m, base, NULL, n, k, k0, stride);
+  const uint64_t *const mods[2] = {m52, m52}, k0s[2] = {k0, k0};
+  {
+    /* A = b R' and R', one in each lane */
+    uint64_t *const out[2] = {power, montgomery_one};
+    const uint64_t *const x[2] = {power, square}, *const y[2] = {square, one};
+    amm2(out, x, y, mods, k0s);
+  }
+  memcpy(result, montgomery_one, stride * sizeof(uint64_t));
+  /* Bit i, lowest first: lane 0 squares A = b^(2^i) R', lane 1 multiplies
+   * X by S = A or R', both reading the A from before the step. No product
+   * is a dummy: X R' / R' is the new X as much as X A / R', so a fault in
+   * the multiplying lane shows in the result whatever the bit (not a
+   * safe-error target). A fault in the square at bit i shows when a higher
+   * bit is set, which tells no more than the exponent's length. */
+  uint64_t *const out[2] = {power, result};
+  const uint64_t *const x[2] = {power, result}, *const y[2] = {power, factor};
+  for (size_t bit = 0; bit < en * LIMB_BITS; bit++) {
+    select_by_bit(factor, power, montgomery_one, (exp[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1, stride);
+    amm2(out, x, y, mods, k0s);
+  }
+  {
+    /* out of Montgomery form: X * 1 / R' <= m (lane 0 repeats it into A,
+     * which is not needed any more), then one masked subtraction */
+    const uint64_t *const x_in[2] = {result, result}, *const ones[2] = {one, one};
+    amm2(out, x_in, ones, mods, k0s);
+  }
+  crisp_bn52_to64_reduced(r, result, k, m, n);
   crisp_bn52_wipe_frames(k);
   crisp_wipe(scratch, bytes);
   free(scratch);

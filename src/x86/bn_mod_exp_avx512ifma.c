@@ -1,11 +1,24 @@
 /* src/x86/bn_mod_exp_avx512ifma.c - constant-time modular exponentiation
  * entirely in radix 2^52 with AVX-512 IFMA, for 1024- to 4096-bit moduli
  * (the sizes crisp_bn52_limbs knows; others return CRISP_E_UNSUPPORTED and
- * the front-end's ladder runs). Converts in once, runs a fixed-window
- * ladder over almost-Montgomery products (R' = 2^(52k), values kept below
- * 2m), converts out once and subtracts m once, selected by mask. The window
- * table is read in full for every window and the entry kept by masks; the
- * exponent is only ever data. ISA: AVX-512F/VL/IFMA (+ AVX2 compares). */
+ * the front-end's ladder runs). 1024-, 1536- and 2048-bit moduli go to
+ * crisp_bn52_mod_exp_binary (bn_mod_exp2_avx512ifma.c): one two-lane
+ * product per exponent bit, squaring in one lane and multiplying in the
+ * other, against about 1.2 single products per bit here. A single
+ * product's every step waits on its quotient digit; in a two-lane one each
+ * lane's vector work fills the other's wait, so where that wait is long
+ * (2-cycle vector latency) a two-lane product costs no more than a single
+ * one, and the binary ladder wins at every exponent length (the window
+ * table costs 2^w products more): the choice depends on the modulus's size
+ * alone. Where simple vector operations take one cycle and 512-bit
+ * multiply-adds issue at half rate, the cycle count puts the two ladders
+ * about level (README, performance). 3072 and 4096 bits, which have no
+ * two-lane product, run the fixed-window ladder here:
+ * converts in once, almost-Montgomery products (R' = 2^(52k), values kept
+ * below 2m), converts out once and subtracts m once, selected by mask. The
+ * window table is read in full for every window and the entry kept by
+ * masks; the exponent is only ever data. ISA: AVX-512F/VL/IFMA (+ AVX2
+ * compares). */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +96,8 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
                                 const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
   if (!k) return CRISP_E_UNSUPPORTED;
+  const int status = crisp_bn52_mod_exp_binary(r, base, exp, en, m, n, minv);
+  if (status != CRISP_E_UNSUPPORTED) return status;
   const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
   const size_t entries = (size_t)1 << w;
   /* table, then m, R'^2, accumulator, selected entry, spare */
