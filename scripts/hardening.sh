@@ -455,7 +455,7 @@ stage_env-sweep() {
     sweep_case "CRISP_CPU_UARCH=$uarch" 0 - CRISP_CPU_UARCH="$uarch" || failed=1
   done
   sweep_cap=avx2
-  sweep_case "CRISP_CPU_UARCH=zen4 CRYPTO_FORCE=avx2" level sweep_at_most CRISP_CPU_UARCH=zen4 CRYPTO_FORCE=avx2 ||
+  sweep_case "CRISP_CPU_UARCH=icelake CRYPTO_FORCE=avx2" level sweep_at_most CRISP_CPU_UARCH=icelake CRYPTO_FORCE=avx2 ||
     failed=1
   rm -f "$native_dir/sweep.stderr" "$native_dir/sweep.log"
   return "$failed"

@@ -11,11 +11,12 @@
 const crisp_uarch_rule crisp_uarch_rules[] = {
 #if defined(CRISP_ARCH_X86_64)
     /* Single-stream MD5 in vector registers: four dependent operations a
-     * step (add, ternlog, rotate, add) against the scalar code's 4.5-5
-     * cycles a step, so it wins only where they take one cycle each. */
-    {CRISP_UARCH_ZEN4, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_PREFER,
-     "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Zen 4 (uops.info, Agner Fog): 4 cycles a step, 256 a "
-     "block, against 288 for x86_64-bmi1"},
+     * step (ternlog, add, rotate, add) against the scalar code's 4.5 cycles
+     * a step, so it wins only where all four take one cycle; one 2-cycle
+     * operation makes it 5 cycles a step and loses. */
+    {CRISP_UARCH_ZEN4, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_VETO,
+     "cycle model: llvm-mca 16 -mcpu=znver4 (vprold 2-cycle latency): 5 cycles a step, 323 a block against 292 for "
+     "x86_64-bmi1; an earlier build measured 0.89x OpenSSL pinned, x86_64-bmi1 1.06x, on AMD family 0x19 model 0x11"},
     {CRISP_UARCH_ICE_LAKE, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_PREFER,
      "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Sunny Cove (uops.info): 4 cycles a step, 256 a block, "
      "against 288 for x86_64-bmi1"},
