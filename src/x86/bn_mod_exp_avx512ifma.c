@@ -17,7 +17,7 @@
  * converts in once, almost-Montgomery products (R' = 2^(52k), values kept
  * below 2m), converts out once and subtracts m once, selected by mask. The
  * window table is read in full for every window and the entry kept by
- * masks; the exponent is only ever data. ISA: AVX-512F/VL/IFMA (+ AVX2
+ * masks; the exponent is only ever data. ISA: AVX-512F/VL/DQ/IFMA (+ AVX2
  * compares). */
 #include <immintrin.h>
 #include <stdlib.h>
@@ -25,7 +25,6 @@
 
 #include "util.h"
 #include "generic/bn_window.h"
-#include "generic/bn_word.h"
 #include "x86/bn_avx512ifma.h"
 
 #define LIMB_BITS 64
@@ -44,12 +43,62 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
   }
 }
 
+#define DOUBLE_MAX_VECTORS 8 /* n = 64 limbs */
+
+/* The doublings with x and m in `vectors` 512-bit registers each (n = 8
+ * vectors limbs): 2x by shifts (each limb takes the top bit of the one
+ * below), 2x - m by lane-wise subtractions whose borrows are resolved at
+ * once by an integer addition over one bit per limb, as in a
+ * carry-lookahead adder (a limb generates a borrow when below m's limb and
+ * passes one on when equal to it); then 2x - m is kept when 2x overflowed
+ * or the subtraction did not borrow, by a blend under a mask of all ones
+ * or none. No branch and no address depends on x or m. */
+static inline __attribute__((always_inline)) void double_mod_vectors(crisp_limb *x, const crisp_limb *m,
+                                                                     size_t doublings, const int vectors) {
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+  __m512i xv[DOUBLE_MAX_VECTORS], mv[DOUBLE_MAX_VECTORS];
+#pragma GCC unroll 8
+  for (int v = 0; v < vectors; v++) {
+    xv[v] = _mm512_loadu_si512((const __m512i *)x + v);
+    mv[v] = _mm512_loadu_si512((const __m512i *)m + v);
+  }
+  const unsigned top = 8 * (unsigned)vectors - 1; /* the highest limb's bit in the masks */
+  for (size_t d = 0; d < doublings; d++) {
+    const uint64_t overflow = ((uint64_t)_mm512_movepi64_mask(xv[vectors - 1]) >> 7) & 1;
+    __m512i twice[DOUBLE_MAX_VECTORS], difference[DOUBLE_MAX_VECTORS];
+    uint64_t generate = 0, propagate = 0;
+#pragma GCC unroll 8
+    for (int v = 0; v < vectors; v++) {
+      const __m512i below = _mm512_alignr_epi64(xv[v], v ? xv[v - 1] : zero, 7);
+      twice[v] = _mm512_or_si512(_mm512_slli_epi64(xv[v], 1), _mm512_srli_epi64(below, 63));
+      difference[v] = _mm512_sub_epi64(twice[v], mv[v]);
+      generate |= (uint64_t)_mm512_cmplt_epu64_mask(twice[v], mv[v]) << (8 * v);
+      propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(twice[v], mv[v]) << (8 * v);
+    }
+    const uint64_t borrow_in = ((generate << 1) + propagate) ^ propagate;
+    const uint64_t borrow_out = ((generate | (propagate & borrow_in)) >> top) & 1;
+    const __mmask8 take_difference = (__mmask8)(0 - (overflow | (borrow_out ^ 1)));
+#pragma GCC unroll 8
+    for (int v = 0; v < vectors; v++) {
+      difference[v] = _mm512_mask_sub_epi64(difference[v], (__mmask8)(borrow_in >> (8 * v)), difference[v], one);
+      xv[v] = _mm512_mask_blend_epi64(take_difference, twice[v], difference[v]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int v = 0; v < vectors; v++) _mm512_storeu_si512((__m512i *)x + v, xv[v]);
+}
+
 /* x = x 2^doublings mod m for x < m, by doublings each followed by a
- * subtraction of m kept by mask (m may be secret: an RSA prime). */
+ * subtraction of m kept by mask (m may be secret: an RSA prime); n is a
+ * size crisp_bn52_limbs takes (a multiple of 8 limbs, at most 64). */
 static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
-  crisp_limb difference[CRISP_BN_MONT_MAX_LIMBS];
-  for (size_t d = 0; d < doublings; d++) bn_double_mod(x, m, n, difference);
-  crisp_wipe(difference, n * sizeof(crisp_limb));
+  switch (n / 8) {
+    case 2: double_mod_vectors(x, m, doublings, 2); break;
+    case 3: double_mod_vectors(x, m, doublings, 3); break;
+    case 4: double_mod_vectors(x, m, doublings, 4); break;
+    case 6: double_mod_vectors(x, m, doublings, 6); break;
+    default: double_mod_vectors(x, m, doublings, 8); break;
+  }
 }
 
 /* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
