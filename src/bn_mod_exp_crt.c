@@ -135,6 +135,16 @@ static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
   crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr());
 }
 
+/* R^2 mod p and mod q, both together where the bn_mod_exp2
+ * implementation can. */
+static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, const crisp_limb *q, size_t h,
+                         crisp_limb pinv, crisp_limb qinvm) {
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (impl->r2_pair && impl->r2_pair(r2p, r2q, p, q, h, pinv, qinvm) == CRISP_OK) return;
+  half_r2(r2p, p, h);
+  half_r2(r2q, q, h);
+}
+
 /* The whole computation; returns the masks' verdict as a status. */
 /* The depth crt's callees reach at most, in words: the portable kernels
  * leave spilled, secret-derived words in their frames (the vector and
@@ -163,8 +173,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
       ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
 
   /* c mod p, c mod q */
-  half_r2(s->r2p, p, h);
-  half_r2(s->r2q, q, h);
+  half_r2_pair(s->r2p, s->r2q, p, q, h, pinv, qinvm);
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x);
   memcpy(s->wide, c, nn * LIMB_BYTES);

@@ -22,7 +22,9 @@
  * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
  * (from the caller's R^2 when it has one) and the final subtraction are
  * those of the single kernel
- * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
+ * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c). The CRT's R^2 mod p
+ * and mod q come from r2_pair: both moduli's doublings in one pass, then
+ * two-lane squares.
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
 #include <stdlib.h>
@@ -488,6 +490,50 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   return CRISP_OK;
 }
 
+/* r2_0 = R^2 mod m0 and r2_1 = R^2 mod m1 (R = 2^(64n)), both lanes
+ * together. R^2 = 2^(128n) is the almost-Montgomery form (R' = 2^(52k))
+ * of 2^E, E = 128n - 52k = odd 2^s: 2^(64(n-1)) (below m: its top limb
+ * is nonzero) doubled odd + 52k - 64(n-1) times is the form of 2^odd,
+ * and s squares, each doubling the exponent the form stands for, make
+ * 2^E. The counts depend on the sizes only. */
+static int r2_pair_avx512ifma(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1,
+                              size_t n, crisp_limb minv0, crisp_limb minv1) {
+  enum { MAX_PAIR_LIMBS = 32, MAX_PAIR_DIGITS = 40 };
+  const size_t k = crisp_bn52_limbs(n);
+  amm2_fn *amm2 = amm2_for(k);
+  if (!amm2 || n > MAX_PAIR_LIMBS) return CRISP_E_UNSUPPORTED;
+  const size_t exponent = 2 * LIMB_BITS * n - CRISP_BN52_BITS * k;
+  unsigned squares = 0;
+  while (!((exponent >> squares) & 1)) squares++;
+  const size_t doublings = (exponent >> squares) + CRISP_BN52_BITS * k - LIMB_BITS * (n - 1);
+
+  crisp_limb power[2][MAX_PAIR_LIMBS];
+  /* per lane: m, then the power, each padded_digits(k) digits (zero padding) */
+  uint64_t digits[4 * MAX_PAIR_DIGITS] __attribute__((aligned(64)));
+  const size_t stride = padded_digits(k);
+  memset(power, 0, sizeof power);
+  memset(digits, 0, sizeof digits);
+  power[0][n - 1] = power[1][n - 1] = 1;
+  const int status = crisp_bn52_double_mod2(power[0], power[1], m0, m1, n, doublings);
+  if (status == CRISP_OK) {
+    crisp_limb *const result[2] = {r2_0, r2_1};
+    const crisp_limb *const mod[2] = {m0, m1};
+    const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
+    uint64_t *const x[2] = {digits + 2 * stride, digits + 3 * stride};
+    const uint64_t *const x_in[2] = {x[0], x[1]}, *const m[2] = {digits, digits + stride};
+    for (int l = 0; l < 2; l++) {
+      crisp_bn52_from64(digits + l * stride, k, mod[l], n, 0);
+      crisp_bn52_from64(x[l], k, power[l], n, 0);
+    }
+    for (unsigned i = 0; i < squares; i++) amm2(x, x_in, x_in, m, k0);
+    for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], x[l], k, mod[l], n);
+    crisp_bn52_wipe_frames(k);
+  }
+  crisp_wipe(power, sizeof power);
+  crisp_wipe(digits, sizeof digits);
+  return status;
+}
+
 /* Per lane for pow2_public: m, m moved up one and two digits, R'^2, the
  * base b R', accumulator, the constant 1; each value `stride` digits. */
 enum { PUBLIC_SLOTS = 7 };
@@ -623,4 +669,5 @@ const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
     {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     mod_exp2_avx512ifma,
     pow2_public_avx512ifma,
+    r2_pair_avx512ifma,
 };
