@@ -391,18 +391,15 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
 
 /* One lane's values for a ladder: m in radix 2^52 and, when m_up is not
  * NULL, its copies moved up one and two digits (m_up, 2 * stride digits,
- * for the square), R'^2 in square (from the caller's R^2 where it has
- * one), the base in radix 2^52 and the constant 1. */
-static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *square, uint64_t *base52, uint64_t *one,
-                       const crisp_limb *mod, const crisp_limb *base, const crisp_limb *r2, size_t n, size_t k,
-                       uint64_t k0, size_t stride) {
+ * for the square), the base in radix 2^52 and the constant 1. */
+static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *base52, uint64_t *one, const crisp_limb *mod,
+                       const crisp_limb *base, size_t n, size_t k, size_t stride) {
   one[0] = 1;
   crisp_bn52_from64(m52, k, mod, n, 0);
   if (m_up) {
     for (size_t j = 0; j + 1 < stride; j++) m_up[j + 1] = m52[j];
     for (size_t j = 0; j + 2 < stride; j++) m_up[stride + j + 2] = m52[j];
   }
-  crisp_bn52_r2(square, mod, n, m52, k, k0, r2);
   crisp_bn52_from64(base52, k, base, n, 0);
 }
 
@@ -442,7 +439,11 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
-    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
+    lane_setup(m52[l], m_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
+  }
+  {
+    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
+    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 where it has one */
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
 
@@ -572,7 +573,11 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
     power[l] = square[l] + stride;
     acc[l] = power[l] + stride;
     one[l] = acc[l] + stride;
-    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
+    lane_setup(m52[l], m_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
+  }
+  {
+    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
+    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 */
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
@@ -627,7 +632,8 @@ int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp
   uint64_t *m52 = scratch, *square = m52 + stride, *power = square + stride, *result = power + stride,
            *factor = result + stride, *montgomery_one = factor + stride, *one = montgomery_one + stride;
   const uint64_t k0 = minv & CRISP_BN52_MASK;
-  lane_setup(m52, NULL, square, power, one, m, base, NULL, n, k, k0, stride);
+  lane_setup(m52, NULL, power, one, m, base, n, k, stride);
+  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
   const uint64_t *const mods[2] = {m52, m52}, k0s[2] = {k0, k0};
   {
     /* A = b R' and R', one in each lane */

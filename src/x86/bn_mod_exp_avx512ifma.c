@@ -167,6 +167,23 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
   for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
 }
 
+void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
+                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]) {
+  crisp_limb power[2][CRISP_BN_MONT_MAX_LIMBS];
+  if (r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
+    memcpy(power[0], r2[0], n * sizeof(crisp_limb));
+    memcpy(power[1], r2[1], n * sizeof(crisp_limb));
+    if (crisp_bn52_double_mod2(power[0], power[1], m[0], m[1], n, doublings_from_r2(n, k)) == CRISP_OK) {
+      crisp_bn52_from64(square[0], k, power[0], n, 0);
+      crisp_bn52_from64(square[1], k, power[1], n, 0);
+      crisp_wipe(power, sizeof power);
+      return;
+    }
+  }
+  crisp_wipe(power, sizeof power);
+  for (int l = 0; l < 2; l++) crisp_bn52_r2(square[l], m[l], n, m52[l], k, k0[l], r2[l]);
+}
+
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                 const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
