@@ -455,11 +455,16 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     amm2(t0, sq, o, m, k0);
     amm2(t1, ac, sq, m, k0);
   }
+  /* even entries as squares of entry i / 2, with the dedicated square
+   * where there is one */
   for (size_t i = 2; i < entries; i++) {
     uint64_t *const out[2] = {table[0] + i * stride, table[1] + i * stride};
     const uint64_t *const x[2] = {table[0] + i / 2 * stride, table[1] + i / 2 * stride};
     const uint64_t *const y[2] = {table[0] + (i - i / 2) * stride, table[1] + (i - i / 2) * stride};
-    amm2(out, x, y, m, k0);
+    if (ams2 && i % 2 == 0)
+      ams2(out, x, m, m_shifted, k0);
+    else
+      amm2(out, x, y, m, k0);
   }
 
   const uint64_t *const tables[2] = {table[0], table[1]};
