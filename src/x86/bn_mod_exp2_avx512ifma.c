@@ -343,35 +343,48 @@ static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
  * read in full, the wanted one kept by an AND with an all-ones vector made
  * by arithmetic (a masked load could skip the memory of the entries it
  * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
- * lanes' output vectors are built in one pass over the entries. Per entry
- * and lane: d = index - j (one subtraction from the previous entry's),
- * keep = all ones exactly when d = 0 (the sign of ~(d | -d), spread by an
- * arithmetic shift), and per vector acc |= entry & keep as one ternary
- * logic instruction. */
+ * lanes' output vectors are built in one pass over the entries. Per group
+ * of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one
+ * vector, keep = all ones exactly where d = 0 (the sign of ~(d | -d),
+ * spread by an arithmetic shift); each entry's keep is its lane of that
+ * vector broadcast by a permutation, and per vector acc |= entry & keep is
+ * one ternary logic instruction. */
 static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
                                                                 size_t entries, const crisp_limb index[2],
                                                                 const int vectors) {
-  __m512i acc[2][MAX_VECTORS];
-  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-  __m512i distance[2] = {_mm512_set1_epi64((long long)index[0]), _mm512_set1_epi64((long long)index[1])};
+  __m512i acc[2][MAX_VECTORS], lane_of[LANES];
+  const __m512i zero = _mm512_setzero_si512(), eight = _mm512_set1_epi64(LANES);
+  const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  __m512i distance[2] = {_mm512_sub_epi64(_mm512_set1_epi64((long long)index[0]), first),
+                         _mm512_sub_epi64(_mm512_set1_epi64((long long)index[1]), first)};
+#pragma GCC unroll 8
+  for (int t = 0; t < LANES; t++) lane_of[t] = _mm512_set1_epi64(t);
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++)
 #pragma GCC unroll 5
     for (int v = 0; v < vectors; v++) acc[l][v] = zero;
-  for (size_t j = 0; j < entries; j++) {
+  for (size_t group = 0; group < entries; group += LANES) {
+    __m512i keeps[2];
 #pragma GCC unroll 2
     for (int l = 0; l < 2; l++) {
       /* ~(d | -d) (0x03: NOR of the first two operands) has its sign bit
-       * set only for d = 0 */
+       * set only where d = 0 */
       const __m512i d = distance[l];
-      const __m512i keep =
-          _mm512_srai_epi64(_mm512_ternarylogic_epi64(d, _mm512_sub_epi64(zero, d), zero, 0x03), 63);
-      distance[l] = _mm512_sub_epi64(d, one);
-      const __m512i *entry = (const __m512i *)table[l] + j * (size_t)vectors;
-      /* 0xF8: acc | (entry & keep) */
+      keeps[l] = _mm512_srai_epi64(_mm512_ternarylogic_epi64(d, _mm512_sub_epi64(zero, d), zero, 0x03), 63);
+      distance[l] = _mm512_sub_epi64(d, eight);
+    }
+#pragma GCC unroll 8
+    for (int t = 0; t < LANES; t++) {
+      if (group + (size_t)t >= entries) break; /* tables of fewer than 8 entries */
+#pragma GCC unroll 2
+      for (int l = 0; l < 2; l++) {
+        const __m512i keep = _mm512_permutexvar_epi64(lane_of[t], keeps[l]);
+        const __m512i *entry = (const __m512i *)table[l] + (group + (size_t)t) * (size_t)vectors;
+        /* 0xF8: acc | (entry & keep) */
 #pragma GCC unroll 5
-      for (int v = 0; v < vectors; v++)
-        acc[l][v] = _mm512_ternarylogic_epi64(acc[l][v], _mm512_load_si512(entry + v), keep, 0xF8);
+        for (int v = 0; v < vectors; v++)
+          acc[l][v] = _mm512_ternarylogic_epi64(acc[l][v], _mm512_load_si512(entry + v), keep, 0xF8);
+      }
     }
   }
 #pragma GCC unroll 2
