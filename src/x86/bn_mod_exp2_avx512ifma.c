@@ -347,13 +347,13 @@ static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
  * of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one
  * vector, keep = all ones exactly where d = 0 (the sign of ~(d | -d),
  * spread by an arithmetic shift); each entry's keep is its lane of that
- * vector broadcast by a permutation, and per vector acc |= entry & keep is
- * one ternary logic instruction. */
+ * vector broadcast by a permutation. (Ternary logic would merge the AND
+ * and the OR, but MemorySanitizer checks its operands strictly.) */
 static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
                                                                 size_t entries, const crisp_limb index[2],
                                                                 const int vectors) {
   __m512i acc[2][MAX_VECTORS], lane_of[LANES];
-  const __m512i zero = _mm512_setzero_si512(), eight = _mm512_set1_epi64(LANES);
+  const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1), eight = _mm512_set1_epi64(LANES);
   const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   __m512i distance[2] = {_mm512_sub_epi64(_mm512_set1_epi64((long long)index[0]), first),
                          _mm512_sub_epi64(_mm512_set1_epi64((long long)index[1]), first)};
@@ -367,10 +367,9 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
     __m512i keeps[2];
 #pragma GCC unroll 2
     for (int l = 0; l < 2; l++) {
-      /* ~(d | -d) (0x03: NOR of the first two operands) has its sign bit
-       * set only where d = 0 */
+      /* ~(d | -d) has its sign bit set only where d = 0 */
       const __m512i d = distance[l];
-      keeps[l] = _mm512_srai_epi64(_mm512_ternarylogic_epi64(d, _mm512_sub_epi64(zero, d), zero, 0x03), 63);
+      keeps[l] = _mm512_srai_epi64(_mm512_andnot_si512(_mm512_or_si512(d, _mm512_sub_epi64(zero, d)), ones), 63);
       distance[l] = _mm512_sub_epi64(d, eight);
     }
 #pragma GCC unroll 8
@@ -380,10 +379,9 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
       for (int l = 0; l < 2; l++) {
         const __m512i keep = _mm512_permutexvar_epi64(lane_of[t], keeps[l]);
         const __m512i *entry = (const __m512i *)table[l] + (group + (size_t)t) * (size_t)vectors;
-        /* 0xF8: acc | (entry & keep) */
 #pragma GCC unroll 5
         for (int v = 0; v < vectors; v++)
-          acc[l][v] = _mm512_ternarylogic_epi64(acc[l][v], _mm512_load_si512(entry + v), keep, 0xF8);
+          acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
       }
     }
   }
