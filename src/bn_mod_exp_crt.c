@@ -47,11 +47,12 @@ static crisp_limb nonzero_mask(crisp_limb x) {
 }
 
 /* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide
- * (destroyed): a Montgomery reduction gives x R^-1, a product with R^2 puts
- * R back. tmp is h limbs of scratch. */
+ * (destroyed): a Montgomery reduction (its rows by the active bn_mul_add
+ * kernel) gives x R^-1, a product with R^2 puts R back. tmp is h limbs of
+ * scratch. */
 static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2, size_t h,
                         crisp_limb minv, crisp_limb *tmp) {
-  bn_mont_reduce(tmp, wide, m, h, minv, bn_addmul_row);
+  bn_mont_reduce(tmp, wide, m, h, minv, crisp_active_bn_mul_add()->mul_add);
   crisp_active_bn_mont_mul()->mont_mul(out, tmp, r2, m, h, minv);
 }
 
@@ -64,7 +65,7 @@ static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, c
                                 crisp_limb *base, crisp_limb *acc, crisp_limb *out, crisp_limb *tmp) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
-  bn_mont_reduce(tmp, x, m, h, minv, bn_addmul_row); /* x R^-1 mod m */
+  bn_mont_reduce(tmp, x, m, h, minv, crisp_active_bn_mul_add()->mul_add); /* x R^-1 mod m */
   mul->mont_mul(base, tmp, r2, m, h, minv);           /* x mod m */
   mul->mont_mul(tmp, base, r2, m, h, minv);           /* x R mod m */
   memcpy(base, tmp, h * LIMB_BYTES);
