@@ -47,11 +47,12 @@ static crisp_limb nonzero_mask(crisp_limb x) {
 }
 
 /* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide
- * (destroyed): a Montgomery reduction gives x R^-1, a product with R^2 puts
- * R back. tmp is h limbs of scratch. */
+ * (destroyed): a Montgomery reduction (its rows by the active bn_mul_add
+ * kernel) gives x R^-1, a product with R^2 puts R back. tmp is h limbs of
+ * scratch. */
 static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2, size_t h,
                         crisp_limb minv, crisp_limb *tmp) {
-  bn_mont_reduce(tmp, wide, m, h, minv, bn_addmul_row);
+  bn_mont_reduce(tmp, wide, m, h, minv, crisp_active_bn_mul_add()->mul_add);
   crisp_active_bn_mont_mul()->mont_mul(out, tmp, r2, m, h, minv);
 }
 
@@ -64,7 +65,7 @@ static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, c
                                 crisp_limb *base, crisp_limb *acc, crisp_limb *out, crisp_limb *tmp) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
-  bn_mont_reduce(tmp, x, m, h, minv, bn_addmul_row); /* x R^-1 mod m */
+  bn_mont_reduce(tmp, x, m, h, minv, crisp_active_bn_mul_add()->mul_add); /* x R^-1 mod m */
   mul->mont_mul(base, tmp, r2, m, h, minv);           /* x mod m */
   mul->mont_mul(tmp, base, r2, m, h, minv);           /* x R mod m */
   memcpy(base, tmp, h * LIMB_BYTES);
@@ -135,6 +136,16 @@ static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
   crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr());
 }
 
+/* R^2 mod p and mod q, both together where the bn_mod_exp2
+ * implementation can. */
+static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, const crisp_limb *q, size_t h,
+                         crisp_limb pinv, crisp_limb qinvm) {
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (impl->r2_pair && impl->r2_pair(r2p, r2q, p, q, h, pinv, qinvm) == CRISP_OK) return;
+  half_r2(r2p, p, h);
+  half_r2(r2q, q, h);
+}
+
 /* The whole computation; returns the masks' verdict as a status. */
 /* The depth crt's callees reach at most, in words: the portable kernels
  * leave spilled, secret-derived words in their frames (the vector and
@@ -163,8 +174,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
       ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
 
   /* c mod p, c mod q */
-  half_r2(s->r2p, p, h);
-  half_r2(s->r2q, q, h);
+  half_r2_pair(s->r2p, s->r2q, p, q, h, pinv, qinvm);
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x);
   memcpy(s->wide, c, nn * LIMB_BYTES);

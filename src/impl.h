@@ -168,6 +168,13 @@ typedef struct crisp_bn_mod_exp2_impl {
   int (*pow2_public)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
                      const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
                      crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
+  /* Optional (NULL: the caller computes each on its own): r2_0 = R^2 mod m0
+   * and r2_1 = R^2 mod m1 (R = 2^(64n), n limbs, fully reduced) for moduli
+   * with mod_exp2's contract, as the CRT needs for its halves. Constant
+   * time in the moduli. Returns CRISP_OK or CRISP_E_UNSUPPORTED for a size
+   * the implementation does not take. */
+  int (*r2_pair)(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
+                 crisp_limb minv0, crisp_limb minv1);
 } crisp_bn_mod_exp2_impl;
 /* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
  * (constants, key, block counter in word 12, nonce), len bytes, any length;

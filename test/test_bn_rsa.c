@@ -3,7 +3,8 @@
  * against OpenSSL's raw RSA private operation (RSA_NO_PADDING) on freshly
  * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
  * this CPU supports; the fault check through the internal hook, and the
- * implementations' pow2_public it runs on against GMP; every error code. Links the static library for
+ * implementations' pow2_public it runs on against GMP and their r2_pair
+ * against crisp_bn_mont_r2; every error code. Links the static library for
  * crisp_bn_mod_exp_crt_hooked. */
 #include "common.h"
 
@@ -288,6 +289,43 @@ static void test_mod_exp2_errors(void **state) {
 
 /* ---- RSA by CRT --------------------------------------------------------- */
 
+/* Every implementation's r2_pair (the CRT's R^2 mod p and mod q) against
+ * crisp_bn_mont_r2, at the sizes the IFMA kernel takes and around them:
+ * moduli random, of a full top limb, of a top limb of 1, all ones, and
+ * 2^(64(n-1)) + 1 (the doublings' start just below m); a size may be
+ * refused, but each implementation must take one. */
+static void test_r2_pair(void **state) {
+  (void)state;
+  static const size_t sizes[] = {2, 15, 16, 17, 24, 32, 48};
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+    if (!impl->r2_pair) continue;
+    size_t checked = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      const size_t n = sizes[s];
+      for (int kind = 0; kind < 5; kind++) {
+        crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], r0[MAX_LIMBS], r1[MAX_LIMBS], want0[MAX_LIMBS],
+            want1[MAX_LIMBS];
+        fill_modulus(m0, n), fill_modulus(m1, n);
+        if (kind == 1) m0[n - 1] |= (crisp_limb)1 << 63;
+        if (kind == 2) m0[n - 1] = 1, m1[n - 1] |= (crisp_limb)1 << 63;
+        if (kind == 3) memset(m0, 0xff, n * sizeof *m0);
+        if (kind == 4) memset(m1, 0, n * sizeof *m1), m1[0] = 1, m1[n - 1] = 1;
+        assert_int_equal(crisp_bn_mont_r2(want0, m0, n), CRISP_OK);
+        assert_int_equal(crisp_bn_mont_r2(want1, m1, n), CRISP_OK);
+        const int status = impl->r2_pair(r0, r1, m0, m1, n, crisp_bn_mont_inv(m0[0]), crisp_bn_mont_inv(m1[0]));
+        if (status == CRISP_E_UNSUPPORTED) continue;
+        assert_int_equal(status, CRISP_OK);
+        if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+          fail_msg("r2_pair %s: n=%zu modulus case %d differs", name, n, kind);
+        checked++;
+      }
+    }
+    if (!checked) fail_msg("r2_pair %s takes no size", name);
+  }
+}
+
 /* Every implementation's pow2_public (the CRT's fault check: two powers by
  * one public exponent) against GMP at the sizes the IFMA kernel takes,
  * exponents 1, 3, 65537, all ones and random over two limbs, bases random,
@@ -561,6 +599,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_mod_exp2_edges, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_errors, test_teardown_unpin),
       cmocka_unit_test_teardown(test_pow2_public, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_r2_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),
 #ifdef CRISP_TEST_OPENSSL

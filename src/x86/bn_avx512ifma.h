@@ -44,6 +44,19 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
 void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
                    uint64_t k0, const crisp_limb *r2);
 
+/* x0 = x0 2^doublings mod m0 and x1 = x1 2^doublings mod m1 (radix 2^64,
+ * n limbs, x0 < m0, x1 < m1), both in one pass; constant time in x and m.
+ * Returns CRISP_OK, or CRISP_E_UNSUPPORTED for n other than 16, 24, 32
+ * (where the values no longer fit the vector registers). */
+int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
+                           size_t doublings);
+
+/* crisp_bn52_r2 for two moduli of one size at once (square[l] for m[l],
+ * m52[l], k0[l], r2[l]): the doublings of both in one pass where both R^2
+ * are given and used. */
+void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
+                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]);
+
 /* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
  * fewer doublings than starting from scratch), else 0. */
 int crisp_bn52_r2_uses_r2(size_t n, size_t k);

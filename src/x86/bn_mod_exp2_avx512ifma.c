@@ -22,7 +22,9 @@
  * squares use a dedicated square (ams2_body). Conversions in and out, R'^2
  * (from the caller's R^2 when it has one) and the final subtraction are
  * those of the single kernel
- * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c).
+ * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c). The CRT's R^2 mod p
+ * and mod q come from r2_pair: both moduli's doublings in one pass, then
+ * two-lane squares.
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
 #include <stdlib.h>
@@ -341,30 +343,46 @@ static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
  * read in full, the wanted one kept by an AND with an all-ones vector made
  * by arithmetic (a masked load could skip the memory of the entries it
  * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
- * lanes' output vectors are built in one pass over the entries, the
- * comparison made once per entry and lane. */
+ * lanes' output vectors are built in one pass over the entries. Per group
+ * of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one
+ * vector, keep = all ones exactly where d = 0 (the sign of ~(d | -d),
+ * spread by an arithmetic shift); each entry's keep is its lane of that
+ * vector broadcast by a permutation. (Ternary logic would merge the AND
+ * and the OR, but MemorySanitizer checks its operands strictly.) */
 static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
                                                                 size_t entries, const crisp_limb index[2],
                                                                 const int vectors) {
-  __m512i acc[2][MAX_VECTORS];
-  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-  const __m512i wanted[2] = {_mm512_set1_epi64((long long)index[0]), _mm512_set1_epi64((long long)index[1])};
+  __m512i acc[2][MAX_VECTORS], lane_of[LANES];
+  const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1), eight = _mm512_set1_epi64(LANES);
+  const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  __m512i distance[2] = {_mm512_sub_epi64(_mm512_set1_epi64((long long)index[0]), first),
+                         _mm512_sub_epi64(_mm512_set1_epi64((long long)index[1]), first)};
+#pragma GCC unroll 8
+  for (int t = 0; t < LANES; t++) lane_of[t] = _mm512_set1_epi64(t);
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++)
 #pragma GCC unroll 5
     for (int v = 0; v < vectors; v++) acc[l][v] = zero;
-  for (size_t j = 0; j < entries; j++) {
-    const __m512i entry_number = _mm512_set1_epi64((long long)j);
+  for (size_t group = 0; group < entries; group += LANES) {
+    __m512i keeps[2];
 #pragma GCC unroll 2
     for (int l = 0; l < 2; l++) {
-      /* all ones when the index is j: (x | -x) >> 63 is 0 only for x = 0 */
-      const __m512i differ = _mm512_xor_si512(wanted[l], entry_number);
-      const __m512i nonzero = _mm512_srli_epi64(_mm512_or_si512(differ, _mm512_sub_epi64(zero, differ)), 63);
-      const __m512i keep = _mm512_sub_epi64(nonzero, one);
-      const __m512i *entry = (const __m512i *)table[l] + j * (size_t)vectors;
+      /* ~(d | -d) has its sign bit set only where d = 0 */
+      const __m512i d = distance[l];
+      keeps[l] = _mm512_srai_epi64(_mm512_andnot_si512(_mm512_or_si512(d, _mm512_sub_epi64(zero, d)), ones), 63);
+      distance[l] = _mm512_sub_epi64(d, eight);
+    }
+#pragma GCC unroll 8
+    for (int t = 0; t < LANES; t++) {
+      if (group + (size_t)t >= entries) break; /* tables of fewer than 8 entries */
+#pragma GCC unroll 2
+      for (int l = 0; l < 2; l++) {
+        const __m512i keep = _mm512_permutexvar_epi64(lane_of[t], keeps[l]);
+        const __m512i *entry = (const __m512i *)table[l] + (group + (size_t)t) * (size_t)vectors;
 #pragma GCC unroll 5
-      for (int v = 0; v < vectors; v++)
-        acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
+        for (int v = 0; v < vectors; v++)
+          acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
+      }
     }
   }
 #pragma GCC unroll 2
@@ -384,18 +402,15 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
 
 /* One lane's values for a ladder: m in radix 2^52 and, when m_up is not
  * NULL, its copies moved up one and two digits (m_up, 2 * stride digits,
- * for the square), R'^2 in square (from the caller's R^2 where it has
- * one), the base in radix 2^52 and the constant 1. */
-static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *square, uint64_t *base52, uint64_t *one,
-                       const crisp_limb *mod, const crisp_limb *base, const crisp_limb *r2, size_t n, size_t k,
-                       uint64_t k0, size_t stride) {
+ * for the square), the base in radix 2^52 and the constant 1. */
+static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *base52, uint64_t *one, const crisp_limb *mod,
+                       const crisp_limb *base, size_t n, size_t k, size_t stride) {
   one[0] = 1;
   crisp_bn52_from64(m52, k, mod, n, 0);
   if (m_up) {
     for (size_t j = 0; j + 1 < stride; j++) m_up[j + 1] = m52[j];
     for (size_t j = 0; j + 2 < stride; j++) m_up[stride + j + 2] = m52[j];
   }
-  crisp_bn52_r2(square, mod, n, m52, k, k0, r2);
   crisp_bn52_from64(base52, k, base, n, 0);
 }
 
@@ -435,7 +450,11 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
-    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
+    lane_setup(m52[l], m_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
+  }
+  {
+    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
+    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 where it has one */
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
 
@@ -447,11 +466,16 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
     amm2(t0, sq, o, m, k0);
     amm2(t1, ac, sq, m, k0);
   }
+  /* even entries as squares of entry i / 2, with the dedicated square
+   * where there is one */
   for (size_t i = 2; i < entries; i++) {
     uint64_t *const out[2] = {table[0] + i * stride, table[1] + i * stride};
     const uint64_t *const x[2] = {table[0] + i / 2 * stride, table[1] + i / 2 * stride};
     const uint64_t *const y[2] = {table[0] + (i - i / 2) * stride, table[1] + (i - i / 2) * stride};
-    amm2(out, x, y, m, k0);
+    if (ams2 && i % 2 == 0)
+      ams2(out, x, m, m_shifted, k0);
+    else
+      amm2(out, x, y, m, k0);
   }
 
   const uint64_t *const tables[2] = {table[0], table[1]};
@@ -481,6 +505,50 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
+}
+
+/* r2_0 = R^2 mod m0 and r2_1 = R^2 mod m1 (R = 2^(64n)), both lanes
+ * together. R^2 = 2^(128n) is the almost-Montgomery form (R' = 2^(52k))
+ * of 2^E, E = 128n - 52k = odd 2^s: 2^(64(n-1)) (below m: its top limb
+ * is nonzero) doubled odd + 52k - 64(n-1) times is the form of 2^odd,
+ * and s squares, each doubling the exponent the form stands for, make
+ * 2^E. The counts depend on the sizes only. */
+static int r2_pair_avx512ifma(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1,
+                              size_t n, crisp_limb minv0, crisp_limb minv1) {
+  enum { MAX_PAIR_LIMBS = 32, MAX_PAIR_DIGITS = 40 };
+  const size_t k = crisp_bn52_limbs(n);
+  amm2_fn *amm2 = amm2_for(k);
+  if (!amm2 || n > MAX_PAIR_LIMBS) return CRISP_E_UNSUPPORTED;
+  const size_t exponent = 2 * LIMB_BITS * n - CRISP_BN52_BITS * k;
+  unsigned squares = 0;
+  while (!((exponent >> squares) & 1)) squares++;
+  const size_t doublings = (exponent >> squares) + CRISP_BN52_BITS * k - LIMB_BITS * (n - 1);
+
+  crisp_limb power[2][MAX_PAIR_LIMBS];
+  /* per lane: m, then the power, each padded_digits(k) digits (zero padding) */
+  uint64_t digits[4 * MAX_PAIR_DIGITS] __attribute__((aligned(64)));
+  const size_t stride = padded_digits(k);
+  memset(power, 0, sizeof power);
+  memset(digits, 0, sizeof digits);
+  power[0][n - 1] = power[1][n - 1] = 1;
+  const int status = crisp_bn52_double_mod2(power[0], power[1], m0, m1, n, doublings);
+  if (status == CRISP_OK) {
+    crisp_limb *const result[2] = {r2_0, r2_1};
+    const crisp_limb *const mod[2] = {m0, m1};
+    const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
+    uint64_t *const x[2] = {digits + 2 * stride, digits + 3 * stride};
+    const uint64_t *const x_in[2] = {x[0], x[1]}, *const m[2] = {digits, digits + stride};
+    for (int l = 0; l < 2; l++) {
+      crisp_bn52_from64(digits + l * stride, k, mod[l], n, 0);
+      crisp_bn52_from64(x[l], k, power[l], n, 0);
+    }
+    for (unsigned i = 0; i < squares; i++) amm2(x, x_in, x_in, m, k0);
+    for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], x[l], k, mod[l], n);
+    crisp_bn52_wipe_frames(k);
+  }
+  crisp_wipe(power, sizeof power);
+  crisp_wipe(digits, sizeof digits);
+  return status;
 }
 
 /* Per lane for pow2_public: m, m moved up one and two digits, R'^2, the
@@ -521,7 +589,11 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
     power[l] = square[l] + stride;
     acc[l] = power[l] + stride;
     one[l] = acc[l] + stride;
-    lane_setup(m52[l], m_up[l], square[l], acc[l], one[l], mod[l], base[l], r2[l], n, k, k0[l], stride);
+    lane_setup(m52[l], m_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
+  }
+  {
+    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
+    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 */
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
@@ -576,7 +648,8 @@ int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp
   uint64_t *m52 = scratch, *square = m52 + stride, *power = square + stride, *result = power + stride,
            *factor = result + stride, *montgomery_one = factor + stride, *one = montgomery_one + stride;
   const uint64_t k0 = minv & CRISP_BN52_MASK;
-  lane_setup(m52, NULL, square, power, one, m, base, NULL, n, k, k0, stride);
+  lane_setup(m52, NULL, power, one, m, base, n, k, stride);
+  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
   const uint64_t *const mods[2] = {m52, m52}, k0s[2] = {k0, k0};
   {
     /* A = b R' and R', one in each lane */
@@ -618,4 +691,5 @@ const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
     {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     mod_exp2_avx512ifma,
     pow2_public_avx512ifma,
+    r2_pair_avx512ifma,
 };
