@@ -454,6 +454,17 @@ static void test_mod_exp_large(void **state) {
     check_mod_exp_all(base, exp, n, m, n, base, "0^e");
     base[0] = 1;
     check_mod_exp_all(base, exp, n, m, n, base, "1^e");
+    /* the other modulus shapes (all ones, a small top limb, sparse, top
+     * limb a single bit), with short exponents to stay quick */
+    for (int shape = 0; shape < MODULUS_SHAPE_COUNT; shape++) {
+      if (shape == 4) continue;
+      make_modulus(m, n, shape);
+      random_below(base, m, n);
+      fill_shape(exp, 2, SHAPE_ONES);
+      check_mod_exp(base, exp, 2, m, n, "exponent all ones, every modulus shape");
+      minus_one(base, m, n);
+      check_mod_exp_all(base, exp, 2, m, n, base, "(m-1)^odd, every modulus shape");
+    }
   }
 }
 
@@ -726,17 +737,27 @@ static void test_gmp(void **state) {
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     /* short exponents keep this quick, one limb for the largest moduli */
     const size_t n = sizes[s], en = n > 64 ? 1 : n > 8 ? 8 : n;
-    make_modulus(m, n, 4);
-    random_below(base, m, n);
-    fill_shape(exp, en, SHAPE_RANDOM);
-    to_mpz(zm, m, n), to_mpz(zb, base, n), to_mpz(ze, exp, en);
-    mpz_powm(zr, zb, ze, zm);
-    from_mpz(expected, n, zr);
-    if (n <= 16) { /* the reference agrees with GMP */
-      ref_mod_exp(r, base, exp, en, m, n);
-      assert_limbs_equal(r, expected, n, "reference vs mpz_powm, n=%zu\n", n);
+    /* every modulus shape at the IFMA kernels' sizes (16-64 limbs), whose
+     * vector doublings and borrows the shapes' runs of equal limbs reach */
+    const int first_shape = n >= 16 && n <= 64 ? 0 : 4, last_shape = n >= 16 && n <= 64 ? MODULUS_SHAPE_COUNT - 1 : 4;
+    for (int shape = first_shape; shape <= last_shape; shape++) {
+      make_modulus(m, n, shape);
+      random_below(base, m, n);
+      fill_shape(exp, en, SHAPE_RANDOM);
+      to_mpz(zm, m, n), to_mpz(zb, base, n), to_mpz(ze, exp, en);
+      mpz_powm(zr, zb, ze, zm);
+      from_mpz(expected, n, zr);
+      if (n <= 16) { /* the reference agrees with GMP */
+        ref_mod_exp(r, base, exp, en, m, n);
+        assert_limbs_equal(r, expected, n, "reference vs mpz_powm, n=%zu shape %d\n", n, shape);
+      }
+      check_mod_exp_all(base, exp, en, m, n, expected, "vs mpz_powm");
+      /* base 1: the result is 1 whatever the exponent, so a slip in R'^2
+       * or the conversions shows alone */
+      memset(base, 0, n * sizeof *base);
+      base[0] = 1;
+      check_mod_exp_all(base, exp, 1, m, n, base, "1^e vs every modulus shape");
     }
-    check_mod_exp_all(base, exp, en, m, n, expected, "vs mpz_powm");
   }
   /* Full-length 2048-bit exponent once. */
   make_modulus(m, 32, 4);

@@ -16,7 +16,7 @@ const crisp_uarch_rule crisp_uarch_rules[] = {
      * operation makes it 5 cycles a step and loses. */
     {CRISP_UARCH_ZEN4, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_VETO,
      "cycle model: llvm-mca 16 -mcpu=znver4 (vprold 2-cycle latency): 5 cycles a step, 323 a block against 292 for "
-     "x86_64-bmi1; an earlier build measured 0.89x OpenSSL pinned, x86_64-bmi1 1.06x, on AMD family 0x19 model 0x11"},
+     "x86_64-bmi1; measured (issue 13): 0.89x OpenSSL pinned, x86_64-bmi1 1.06x, on AMD family 0x19 model 0x11"},
     {CRISP_UARCH_ICE_LAKE, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_PREFER,
      "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Sunny Cove (uops.info): 4 cycles a step, 256 a block, "
      "against 288 for x86_64-bmi1"},

@@ -8,8 +8,10 @@
 
 #define CRISP_BN52_BITS 52
 #define CRISP_BN52_MASK ((((uint64_t)1) << CRISP_BN52_BITS) - 1)
-/* Largest radix 2^52 length handled (4096-bit moduli). */
+/* Largest radix 2^52 length handled (4096-bit moduli), and the same modulus
+ * in 64-bit limbs. */
 #define CRISP_BN52_MAX_LIMBS 80
+#define CRISP_BN52_MAX_N 64
 
 /* Radix 2^52 limbs k for a modulus of n 64-bit limbs, or 0 when the IFMA
  * code has no kernel for that size. 52k >= 64n + 2 always, so R' = 2^(52k)
@@ -47,7 +49,8 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
 /* x0 = x0 2^doublings mod m0 and x1 = x1 2^doublings mod m1 (radix 2^64,
  * n limbs, x0 < m0, x1 < m1), both in one pass; constant time in x and m.
  * Returns CRISP_OK, or CRISP_E_UNSUPPORTED for n other than 16, 24, 32
- * (where the values no longer fit the vector registers). */
+ * (both lanes' values held in vector registers through the pass: four
+ * vectors each at most). */
 int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
                            size_t doublings);
 

@@ -111,7 +111,8 @@ static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_
     case 3: double_mod_vectors(xs, ms, doublings, 3, 1); break;
     case 4: double_mod_vectors(xs, ms, doublings, 4, 1); break;
     case 6: double_mod_vectors(xs, ms, doublings, 6, 1); break;
-    default: double_mod_vectors(xs, ms, doublings, 8, 1); break;
+    case 8: double_mod_vectors(xs, ms, doublings, 8, 1); break;
+    default: break; /* not reached: every caller's n passed crisp_bn52_limbs */
   }
 }
 
@@ -152,7 +153,7 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
                    uint64_t k0, const crisp_limb *r2) {
   unsigned s;
   const size_t fresh = fresh_doublings(n, k, &s);
-  crisp_limb power[CRISP_BN_MONT_MAX_LIMBS];
+  crisp_limb power[CRISP_BN52_MAX_N];
   if (r2 && crisp_bn52_r2_uses_r2(n, k)) {
     memcpy(power, r2, n * sizeof(crisp_limb));
     double_mod_times(power, m, n, doublings_from_r2(n, k));
@@ -169,18 +170,21 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
 
 void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
                         const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]) {
-  crisp_limb power[2][CRISP_BN_MONT_MAX_LIMBS];
-  if (r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
+  /* crisp_bn52_double_mod2's largest size: an array no larger keeps the
+   * per-lane fallback's frames within crisp_bn52_wipe_frames' reach */
+  enum { PAIR_LIMBS = 32 };
+  if (n <= PAIR_LIMBS && r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
+    crisp_limb power[2][PAIR_LIMBS];
     memcpy(power[0], r2[0], n * sizeof(crisp_limb));
     memcpy(power[1], r2[1], n * sizeof(crisp_limb));
-    if (crisp_bn52_double_mod2(power[0], power[1], m[0], m[1], n, doublings_from_r2(n, k)) == CRISP_OK) {
+    const int status = crisp_bn52_double_mod2(power[0], power[1], m[0], m[1], n, doublings_from_r2(n, k));
+    if (status == CRISP_OK) {
       crisp_bn52_from64(square[0], k, power[0], n, 0);
       crisp_bn52_from64(square[1], k, power[1], n, 0);
-      crisp_wipe(power, sizeof power);
-      return;
     }
+    crisp_wipe(power, sizeof power);
+    if (status == CRISP_OK) return;
   }
-  crisp_wipe(power, sizeof power);
   for (int l = 0; l < 2; l++) crisp_bn52_r2(square[l], m[l], n, m52[l], k, k0[l], r2[l]);
 }
 
