@@ -23,7 +23,7 @@
 
 /* More than any kernel's frames: the Karatsuba scratch, the product and
  * the radix 2^52 buffers together stay below 40 KiB. */
-enum { STACK_WORDS = 12 * 1024, };
+enum { STACK_WORDS = 12 * 1024 };
 static const uint64_t canary = 0xc5a1a5c5a1a5c5a1ull;
 /* Where stack_below copies to: one address for every run, since the
  * pointer itself may be saved on the stack by the code under test. */
@@ -109,8 +109,8 @@ static const char *secret_form(uint64_t w, const secrets *s, char *text, size_t 
  * recognised above; the kernels and front-ends overwrite every frame that
  * held a secret-derived value, C-visible or not (crisp_wipe,
  * crisp_scrub_stack, crisp_scrub_mont_frames, crisp_bn52_wipe_frames,
- * chacha20_lanes_scrub). CRISP_TEST_VERBOSE prints every word even when
- * there are few; without it the first 8 are printed. */
+ * chacha20_lanes_scrub). The first 8 words of a call are printed, every
+ * one with CRISP_TEST_VERBOSE set. */
 static size_t secret_words(const uint64_t *first, const uint64_t *second, const char *what, const char *name,
                            size_t size) {
   const int verbose = getenv("CRISP_TEST_VERBOSE") != NULL;
