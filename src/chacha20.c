@@ -28,7 +28,7 @@ void crisp_hchacha20_subkey(uint8_t subkey[32], const uint8_t key[32], const uin
   for (int i = 0; i < 4; i++) crisp_store32_le(subkey + 4 * i, x[i]);
   for (int i = 0; i < 4; i++) crisp_store32_le(subkey + 16 + 4 * i, x[12 + i]);
   crisp_wipe(x, sizeof x);
-  crisp_chacha20_scrub_stack(); /* the rounds' spills */
+  crisp_scrub_stack(); /* the rounds' spills */
 }
 
 int crisp_hchacha20(uint8_t subkey[32], const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t input[16]) {

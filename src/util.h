@@ -19,6 +19,19 @@ static inline void crisp_wipe(void *p, size_t n) {
 #endif
 }
 
+/* Zeroes 512 bytes of stack right below the caller's frame: where a
+ * function it just called kept register spills and saved registers, which
+ * C cannot name to wipe. The caller calls it after that call; the callee's
+ * frame and its callees' frames must fit in 512 bytes. Small on purpose: a
+ * frame past a page would be probed page by page. */
+void crisp_scrub_stack(void);
+
+/* The same for the frames of a Montgomery product or square kernel and of
+ * its callees (its 2n-limb product array and 512 bytes below it): called
+ * once after a ladder of them, where their saved registers and spills
+ * hold words of the ladder's values. 4.5 KiB, once per exponentiation. */
+void crisp_scrub_mont_frames(void);
+
 /* Little-endian loads and stores. On little-endian targets a memcpy is one
  * move; gcc 12 does not always merge the portable byte form (it turned a
  * 16-byte tag store into ~80 byte shifts). */

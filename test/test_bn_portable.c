@@ -21,6 +21,7 @@
 #include "generic/bn_mul_add_generic.c"
 #include "generic/bn_mul_generic.c"
 #include "generic/bn_sqr_generic.c"
+#include "scrub_stack.c" /* the library keeps its own hidden */
 
 #ifdef CRISP_BN_HAVE_INT128
 #error "the 32-bit-halves path was not selected"

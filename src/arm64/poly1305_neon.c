@@ -61,7 +61,8 @@ static void mul26(uint32_t a[5], const uint32_t b[5]) {
   a[0] = (uint32_t)d0, a[1] = (uint32_t)d1, a[2] = (uint32_t)d2, a[3] = (uint32_t)d3, a[4] = (uint32_t)d4;
 }
 
-static void compute_powers(poly1305_neon_state *st) {
+/* Never inlined, as absorb_vector. */
+static __attribute__((noinline)) void compute_powers(poly1305_neon_state *st) {
   const uint64_t r0 = st->scalar.r[0], r1 = st->scalar.r[1];
   uint32_t r[5] = {(uint32_t)r0 & MASK26, (uint32_t)(r0 >> 26) & MASK26,
                    (uint32_t)(r0 >> 52 | r1 << 12) & MASK26, (uint32_t)(r1 >> 14) & MASK26,
@@ -140,8 +141,9 @@ static inline wide26 wide_zero(void) {
   return d;
 }
 
-/* Absorbs an even number (>= 2) of full blocks into the scalar h. */
-static void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t nblocks) {
+/* Absorbs an even number (>= 2) of full blocks into the scalar h. Never
+ * inlined: its frame must lie where wipe_vector_frames reaches. */
+static __attribute__((noinline)) void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t nblocks) {
   uint32x2_t r2[5], r2s[5], r4[5], r4s[5], fin[5], fins[5];
   for (int i = 0; i < 5; i++) {
     r2[i] = vdup_n_u32(st->r2[i]), r2s[i] = vdup_n_u32(st->r2_times5[i]);

@@ -18,14 +18,6 @@ static inline uint32_t rotl32(uint32_t x, int n) {
     x[c] += x[d], x[b] = rotl32(x[b] ^ x[c], 7);  \
   } while (0)
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-void crisp_chacha20_scrub_stack(void) {
-  volatile uint64_t area[64];
-  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = 0;
-}
-
 void crisp_chacha20_rounds_generic(uint32_t x[16]) {
   for (int i = 0; i < 10; i++) {
     QUARTER_ROUND(0, 4, 8, 12);
@@ -60,7 +52,7 @@ void crisp_chacha20_xor_generic(uint8_t *out, const uint8_t *in, size_t len, con
   crisp_wipe(x, sizeof x);
   crisp_wipe(input, sizeof input);
   crisp_wipe(keystream, sizeof keystream);
-  crisp_chacha20_scrub_stack(); /* the rounds' spills */
+  crisp_scrub_stack(); /* the rounds' spills */
 }
 
 const crisp_chacha20_impl crisp_chacha20_generic_impl = {

@@ -23,10 +23,5 @@ void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]);
  * and the keystream XOR with the contract of crisp_chacha20_impl. */
 void crisp_chacha20_rounds_generic(uint32_t x[16]);
 void crisp_chacha20_xor_generic(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
-/* Zeroes 512 bytes of stack right below the caller's frame: where
- * crisp_chacha20_rounds_generic, just returned from, kept its register
- * spills (state words), which C cannot name to wipe. Small on purpose: a
- * frame past a page would be probed page by page. */
-void crisp_chacha20_scrub_stack(void);
 
 #endif

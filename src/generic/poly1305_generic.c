@@ -29,8 +29,12 @@ void crisp_poly1305_init_generic(void *state, const uint8_t key[32]) {
   for (int i = 0; i < 4; i++) st->pad[i] = crisp_load32_le(key + 16 + 4 * i);
 }
 
-void crisp_poly1305_blocks_generic(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  poly1305_generic_state *st = state;
+/* Out of line: it spills r, 5r and h, which crisp_poly1305_blocks_generic
+ * overwrites after it returns. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static void blocks(poly1305_generic_state *st, const uint8_t *data, size_t nblocks, unsigned hibit) {
   const uint32_t top = hibit ? 1u << 24 : 0; /* 2^128 sits at bit 24 of limb 4 */
   const uint32_t r0 = st->r[0], r1 = st->r[1], r2 = st->r[2], r3 = st->r[3], r4 = st->r[4];
   const uint32_t s1 = st->s5[0], s2 = st->s5[1], s3 = st->s5[2], s4 = st->s5[3];
@@ -60,6 +64,11 @@ void crisp_poly1305_blocks_generic(void *state, const uint8_t *data, size_t nblo
     h1 += h0 >> 26, h0 &= MASK26;
   }
   st->h[0] = h0, st->h[1] = h1, st->h[2] = h2, st->h[3] = h3, st->h[4] = h4;
+}
+
+void crisp_poly1305_blocks_generic(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
+  blocks(state, data, nblocks, hibit);
+  crisp_scrub_stack();
 }
 
 void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {

@@ -14,6 +14,7 @@
 
 #include <x86intrin.h>
 
+#include "util.h"
 #include "x86/bn_rows_x86_64.h"
 
 #if !defined(CRISP_ROW_MUL) || !defined(CRISP_ROW_MUL_BASECASE) || !defined(CRISP_ROW_SQR_TRIANGLE) || \
@@ -51,17 +52,18 @@ typedef unsigned __int128 crisp_dlimb;
 static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, size_t n) {
   crisp_limb shifted_out = 0;
   unsigned char carry = 0;
+  unsigned long long s; /* in memory (its address is taken): wiped after */
   for (size_t i = 0; i < n; i++) {
     crisp_dlimb square = (crisp_dlimb)x[i] * x[i];
     crisp_limb low = z[2 * i], high = z[2 * i + 1];
     crisp_limb doubled_low = low << 1 | shifted_out, doubled_high = high << 1 | low >> 63;
     shifted_out = high >> 63;
-    unsigned long long s;
     carry = _addcarry_u64(carry, doubled_low, (crisp_limb)square, &s);
     z[2 * i] = s;
     carry = _addcarry_u64(carry, doubled_high, (crisp_limb)(square >> 64), &s);
     z[2 * i + 1] = s;
   }
+  crisp_wipe(&s, sizeof s);
 }
 #ifndef CRISP_ROW_SQR_DIAGONAL
 #define CRISP_ROW_SQR_DIAGONAL crisp_row_sqr_diagonal_c

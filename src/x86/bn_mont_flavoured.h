@@ -22,6 +22,7 @@ static __attribute__((noinline)) void karatsuba_product(crisp_limb *product, con
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_BN_MONT_MAX_LIMBS)];
   crisp_bn_mul_equal(product, a, b, n, scratch, square);
   crisp_wipe(scratch, CRISP_KARATSUBA_SCRATCH(n) * sizeof *scratch);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
 static inline void mont_mul_rows(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
