@@ -182,6 +182,14 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
   return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
 }
 
+/* The bits a reduction step carries out of the lowest digit t: y is chosen
+ * so that t + m0 y is 0 mod 2^52, so the low 52 bits of t and of m0 y sum
+ * to 0 (both zero) or to 2^52; the carry is t's bits above 52 plus one
+ * exactly when t's low 52 bits are not zero, found by an addition. */
+static inline uint64_t ams2_dropped(uint64_t t) {
+  return (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
+}
+
 /* Reduction steps i (even) and i + 1 for one lane, with one shift of two
  * digits after both: step i adds y m at lanes j and its high halves at
  * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
@@ -189,14 +197,13 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
  * one lane, then two lanes, `vectors` vectors each. */
 static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                     uint64_t *carry, const uint64_t *m,
-                                                                    const uint64_t *shifted, const uint64_t m0,
+                                                                    const uint64_t *shifted, const uint64_t m0_up,
                                                                     const uint64_t m1, const uint64_t k0,
                                                                     const int vectors) {
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const unsigned __int128 my = (unsigned __int128)m0 * y;
-  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  const uint64_t dropped = ams2_dropped(*lane0);
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
-  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
@@ -209,15 +216,14 @@ static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[
 
 static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                      uint64_t *carry, const uint64_t *shifted,
-                                                                     const uint64_t m0, const uint64_t m1,
+                                                                     const uint64_t m0_up, const uint64_t m1,
                                                                      const uint64_t k0, const int vectors) {
   const __m512i zero = _mm512_setzero_si512();
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const unsigned __int128 my = (unsigned __int128)m0 * y;
-  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  const uint64_t dropped = ams2_dropped(*lane0);
   /* position i + 2 is lane 2 until the shift */
   const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
@@ -274,7 +280,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 #pragma GCC unroll 5
     for (int v = 2; v < vectors; v++) acc[l][v] = zero;
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
-    m0[l] = m[l][0], m1[l] = m[l][1];
+    m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
   }
   /* blocks of 8 steps; before each, the vector the next block adds */
 #pragma GCC unroll 5
