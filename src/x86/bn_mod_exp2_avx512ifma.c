@@ -79,11 +79,14 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
- * b. Unlike the single kernel, each lane keeps one accumulator (low and
- * high products added into the same vectors): its dependency chain per
- * step is longer, but the other lane covers that, and one shift per vector
- * and step instead of two leaves the vector pipes more room for the
- * multiplies, which bound this loop. */
+ * b. Unlike the single kernel, each lane shifts one accumulator per step:
+ * one shift per vector and step instead of two leaves the vector pipes
+ * more room for the multiplies, which bound this loop. At 20 digits the
+ * step's high halves are summed apart and added after the shift, so the
+ * accumulator's chain from step to step is two multiply-adds, the shift
+ * and an addition instead of four multiply-adds and the shift; at 32 and
+ * 40 digits the extra additions and registers cost more than that saves
+ * (README, performance notes). */
 static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2], const uint64_t *const a[2],
                                                              const uint64_t *const b[2], const uint64_t *const m[2],
                                                              const uint64_t k0[2], const int vectors,
@@ -115,18 +118,27 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
 
       const __m512i bv = _mm512_set1_epi64((long long)bi), yv = _mm512_set1_epi64((long long)y);
       const __m512i *av = (const __m512i *)a[l], *mv = (const __m512i *)m[l];
+      const int apart = vectors == 3; /* the high halves summed apart */
+      __m512i high[MAX_VECTORS];
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        if (apart)
+          high[v] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, _mm512_load_si512(av + v), bv),
+                                          _mm512_load_si512(mv + v), yv);
       }
 #pragma GCC unroll 5
       for (int v = 0; v < vectors - 1; v++) acc[l][v] = _mm512_alignr_epi64(acc[l][v + 1], acc[l][v], 1);
       acc[l][vectors - 1] = _mm512_alignr_epi64(zero, acc[l][vectors - 1], 1);
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
-        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
-        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        if (apart) {
+          acc[l][v] = _mm512_add_epi64(acc[l][v], high[v]);
+        } else {
+          acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+          acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        }
       }
     }
   }
