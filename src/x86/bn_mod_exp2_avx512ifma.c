@@ -41,6 +41,14 @@
 /* Digits in a padded value: k rounded up to whole vectors. */
 static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; }
 
+/* The 8-bit masks of `vectors` vectors (3 to 5) as one mask, vector v at
+ * bits 8v. */
+static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8 m[MAX_VECTORS], const int vectors) {
+  const __mmask16 low = _mm512_kunpackb(m[1], m[0]);
+  const __mmask32 four = _mm512_kunpackw(_mm512_kunpackb(vectors > 3 ? m[3] : 0, m[2]), low);
+  return vectors > 4 ? _mm512_kunpackd(m[4], four) : (__mmask64)four;
+}
+
 /* r = acc + carry (at position 0) with every digit below 2^52, for a
  * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
  * with whole-vector stores (which the next product's aligned loads of r
@@ -48,13 +56,14 @@ static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; 
  * 52 into the next digit; what can still carry is a digit at 2^52 or a
  * little above (it generates a carry) and a run of digits of all ones
  * (each passes one on): the digits that gain one are found at once by an
- * integer addition over one bit per digit, as in a carry-lookahead adder.
+ * integer addition over one bit per digit, as in a carry-lookahead adder
+ * (in mask registers, without a round trip through general registers).
  * No branch and no address depends on the digits. */
 static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
                                                                   uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
-  uint64_t generate = 0, propagate = 0;
+  __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
 #pragma GCC unroll 5
   for (int v = 0; v < vectors; v++) {
     /* high_before lane 0 starts as the carry into position 0, then holds
@@ -64,14 +73,20 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
                          : _mm512_add_epi64(_mm512_alignr_epi64(high, zero, 7), high_before);
     digit[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), in);
     high_before = high;
-    generate |= (uint64_t)_mm512_cmpgt_epu64_mask(digit[v], mask) << (LANES * v);
-    propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(digit[v], mask) << (LANES * v);
+    generate[v] = _mm512_cmpgt_epu64_mask(digit[v], mask);
+    propagate[v] = _mm512_cmpeq_epu64_mask(digit[v], mask);
   }
-  const uint64_t plus_one = ((generate << 1) + propagate) ^ propagate;
+  const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
+  const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
   const __m512i one = _mm512_set1_epi64(1);
 #pragma GCC unroll 5
   for (int v = 0; v < vectors; v++) {
-    const __m512i sum = _mm512_mask_add_epi64(digit[v], (__mmask8)(plus_one >> (LANES * v)), digit[v], one);
+    const __mmask8 lanes = (__mmask8)(v == 0   ? plus_one
+                                      : v == 1 ? _kshiftri_mask64(plus_one, 8)
+                                      : v == 2 ? _kshiftri_mask64(plus_one, 16)
+                                      : v == 3 ? _kshiftri_mask64(plus_one, 24)
+                                               : _kshiftri_mask64(plus_one, 32));
+    const __m512i sum = _mm512_mask_add_epi64(digit[v], lanes, digit[v], one);
     _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
   }
 }
