@@ -41,6 +41,14 @@
 /* Digits in a padded value: k rounded up to whole vectors. */
 static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; }
 
+/* The 8-bit masks of `vectors` vectors (3 to 5) as one mask, vector v at
+ * bits 8v. */
+static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8 m[MAX_VECTORS], const int vectors) {
+  const __mmask16 low = _mm512_kunpackb(m[1], m[0]);
+  const __mmask32 four = _mm512_kunpackw(_mm512_kunpackb(vectors > 3 ? m[3] : 0, m[2]), low);
+  return vectors > 4 ? _mm512_kunpackd(m[4], four) : (__mmask64)four;
+}
+
 /* r = acc + carry (at position 0) with every digit below 2^52, for a
  * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
  * with whole-vector stores (which the next product's aligned loads of r
@@ -48,13 +56,14 @@ static size_t padded_digits(size_t k) { return (k + LANES - 1) / LANES * LANES; 
  * 52 into the next digit; what can still carry is a digit at 2^52 or a
  * little above (it generates a carry) and a run of digits of all ones
  * (each passes one on): the digits that gain one are found at once by an
- * integer addition over one bit per digit, as in a carry-lookahead adder.
+ * integer addition over one bit per digit, as in a carry-lookahead adder
+ * (in mask registers, without a round trip through general registers).
  * No branch and no address depends on the digits. */
 static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
                                                                   uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
-  uint64_t generate = 0, propagate = 0;
+  __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
 #pragma GCC unroll 5
   for (int v = 0; v < vectors; v++) {
     /* high_before lane 0 starts as the carry into position 0, then holds
@@ -64,14 +73,20 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
                          : _mm512_add_epi64(_mm512_alignr_epi64(high, zero, 7), high_before);
     digit[v] = _mm512_add_epi64(_mm512_and_si512(acc[v], mask), in);
     high_before = high;
-    generate |= (uint64_t)_mm512_cmpgt_epu64_mask(digit[v], mask) << (LANES * v);
-    propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(digit[v], mask) << (LANES * v);
+    generate[v] = _mm512_cmpgt_epu64_mask(digit[v], mask);
+    propagate[v] = _mm512_cmpeq_epu64_mask(digit[v], mask);
   }
-  const uint64_t plus_one = ((generate << 1) + propagate) ^ propagate;
+  const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
+  const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
   const __m512i one = _mm512_set1_epi64(1);
 #pragma GCC unroll 5
   for (int v = 0; v < vectors; v++) {
-    const __m512i sum = _mm512_mask_add_epi64(digit[v], (__mmask8)(plus_one >> (LANES * v)), digit[v], one);
+    const __mmask8 lanes = (__mmask8)(v == 0   ? plus_one
+                                      : v == 1 ? _kshiftri_mask64(plus_one, 8)
+                                      : v == 2 ? _kshiftri_mask64(plus_one, 16)
+                                      : v == 3 ? _kshiftri_mask64(plus_one, 24)
+                                               : _kshiftri_mask64(plus_one, 32));
+    const __m512i sum = _mm512_mask_add_epi64(digit[v], lanes, digit[v], one);
     _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
   }
 }
@@ -79,11 +94,14 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
- * b. Unlike the single kernel, each lane keeps one accumulator (low and
- * high products added into the same vectors): its dependency chain per
- * step is longer, but the other lane covers that, and one shift per vector
- * and step instead of two leaves the vector pipes more room for the
- * multiplies, which bound this loop. */
+ * b. Unlike the single kernel, each lane shifts one accumulator per step:
+ * one shift per vector and step instead of two leaves the vector pipes
+ * more room for the multiplies, which bound this loop. At 20 digits the
+ * step's high halves are summed apart and added after the shift, so the
+ * accumulator's chain from step to step is two multiply-adds, the shift
+ * and an addition instead of four multiply-adds and the shift; at 32 and
+ * 40 digits the extra additions and registers cost more than that saves
+ * (README, performance notes). */
 static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2], const uint64_t *const a[2],
                                                              const uint64_t *const b[2], const uint64_t *const m[2],
                                                              const uint64_t k0[2], const int vectors,
@@ -115,18 +133,27 @@ static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2]
 
       const __m512i bv = _mm512_set1_epi64((long long)bi), yv = _mm512_set1_epi64((long long)y);
       const __m512i *av = (const __m512i *)a[l], *mv = (const __m512i *)m[l];
+      const int apart = vectors == 3; /* the high halves summed apart */
+      __m512i high[MAX_VECTORS];
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        if (apart)
+          high[v] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, _mm512_load_si512(av + v), bv),
+                                          _mm512_load_si512(mv + v), yv);
       }
 #pragma GCC unroll 5
       for (int v = 0; v < vectors - 1; v++) acc[l][v] = _mm512_alignr_epi64(acc[l][v + 1], acc[l][v], 1);
       acc[l][vectors - 1] = _mm512_alignr_epi64(zero, acc[l][vectors - 1], 1);
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
-        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
-        acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        if (apart) {
+          acc[l][v] = _mm512_add_epi64(acc[l][v], high[v]);
+        } else {
+          acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
+          acc[l][v] = _mm512_madd52hi_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
+        }
       }
     }
   }
@@ -182,6 +209,14 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
   return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
 }
 
+/* The bits a reduction step carries out of the lowest digit t: y is chosen
+ * so that t + m0 y is 0 mod 2^52, so the low 52 bits of t and of m0 y sum
+ * to 0 (both zero) or to 2^52; the carry is t's bits above 52 plus one
+ * exactly when t's low 52 bits are not zero, found by an addition. */
+static inline uint64_t ams2_dropped(uint64_t t) {
+  return (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
+}
+
 /* Reduction steps i (even) and i + 1 for one lane, with one shift of two
  * digits after both: step i adds y m at lanes j and its high halves at
  * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
@@ -189,14 +224,13 @@ static inline __attribute__((always_inline)) __m512i ams2_column_lane(const uint
  * one lane, then two lanes, `vectors` vectors each. */
 static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                     uint64_t *carry, const uint64_t *m,
-                                                                    const uint64_t *shifted, const uint64_t m0,
+                                                                    const uint64_t *shifted, const uint64_t m0_up,
                                                                     const uint64_t m1, const uint64_t k0,
                                                                     const int vectors) {
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const unsigned __int128 my = (unsigned __int128)m0 * y;
-  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  const uint64_t dropped = ams2_dropped(*lane0);
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
-  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
@@ -209,15 +243,14 @@ static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[
 
 static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                      uint64_t *carry, const uint64_t *shifted,
-                                                                     const uint64_t m0, const uint64_t m1,
+                                                                     const uint64_t m0_up, const uint64_t m1,
                                                                      const uint64_t k0, const int vectors) {
   const __m512i zero = _mm512_setzero_si512();
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const unsigned __int128 my = (unsigned __int128)m0 * y;
-  const uint64_t dropped = (*lane0 + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+  const uint64_t dropped = ams2_dropped(*lane0);
   /* position i + 2 is lane 2 until the shift */
   const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-  *lane0 = second + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
@@ -274,7 +307,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 #pragma GCC unroll 5
     for (int v = 2; v < vectors; v++) acc[l][v] = zero;
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
-    m0[l] = m[l][0], m1[l] = m[l][1];
+    m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
   }
   /* blocks of 8 steps; before each, the vector the next block adds */
 #pragma GCC unroll 5
