@@ -147,16 +147,20 @@ static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, 
 }
 
 /* The whole computation; returns the masks' verdict as a status. */
-/* The depth crt's callees reach at most, in words: the portable kernels
- * leave spilled, secret-derived words in their frames (the vector and
- * x86-64 kernels wipe their own), and over a whole CRT those add up. */
-enum { CRT_STACK_WORDS = 1024 };
+/* The depth crt's callees reach at most, in words, below half and from
+ * half = 32 limbs (where the products' Karatsuba recursion starts): the
+ * portable kernels and helpers leave spilled, secret-derived words in
+ * their frames, and over a whole CRT those add up. */
+enum { CRT_STACK_WORDS_SHORT = 1024, CRT_STACK_WORDS_LONG = 4096, CRT_LONG_HALF = 32 };
 
 /* Zeroes the stack below the caller's frame, where crt and its callees
- * ran; noinline so that its frame starts where crt's did. */
-static __attribute__((noinline)) void scrub_crt_stack(void) {
-  crisp_limb area[CRT_STACK_WORDS];
-  crisp_wipe(area, sizeof area);
+ * ran, to the depth they reach at this size (the array's top lies next to
+ * the caller's frame); noinline so that its frame starts where crt's
+ * did. */
+static __attribute__((noinline)) void scrub_crt_stack(size_t h) {
+  crisp_limb area[CRT_STACK_WORDS_LONG];
+  const size_t words = h >= CRT_LONG_HALF ? CRT_STACK_WORDS_LONG : CRT_STACK_WORDS_SHORT;
+  crisp_wipe(area + CRT_STACK_WORDS_LONG - words, words * sizeof(crisp_limb));
 }
 
 static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
@@ -248,7 +252,7 @@ int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_
   for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
   /* r is written last, after the check has read c: r == c is safe. */
   const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
-  scrub_crt_stack();
+  scrub_crt_stack(h);
   crisp_wipe(block, limbs * LIMB_BYTES);
   free(block);
   return status;
