@@ -146,12 +146,12 @@ static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, 
   half_r2(r2q, q, h);
 }
 
-/* The whole computation; returns the masks' verdict as a status. */
 /* The depth crt's callees reach at most, in words, below half and from
- * half = 32 limbs (where the products' Karatsuba recursion starts): the
- * portable kernels and helpers leave spilled, secret-derived words in
- * their frames, and over a whole CRT those add up. */
-enum { CRT_STACK_WORDS_SHORT = 1024, CRT_STACK_WORDS_LONG = 4096, CRT_LONG_HALF = 32 };
+ * half = 32 limbs (where the products' Karatsuba recursion starts), with
+ * room to spare: the portable kernels and helpers leave spilled,
+ * secret-derived words in their frames, and over a whole CRT those add up
+ * (test_wipe finds them; deepest without ADX, as under qemu64). */
+enum { CRT_STACK_WORDS_SHORT = 2048, CRT_STACK_WORDS_LONG = 4096, CRT_LONG_HALF = 32 };
 
 /* Zeroes the stack below the caller's frame, where crt and its callees
  * ran, to the depth they reach at this size (the array's top lies next to
@@ -163,6 +163,7 @@ static __attribute__((noinline)) void scrub_crt_stack(size_t h) {
   crisp_wipe(area + CRT_STACK_WORDS_LONG - words, words * sizeof(crisp_limb));
 }
 
+/* The whole computation; returns the masks' verdict as a status. */
 static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
                                          const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
                                          const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
