@@ -24,7 +24,9 @@
  * those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c). The CRT's R^2 mod p
  * and mod q come from r2_pair: both moduli's doublings in one pass, then
- * two-lane squares.
+ * two-lane squares; its fault check's powers run in mod_exp2_checked on the
+ * exponentiations' setup of the moduli, which would otherwise be made
+ * twice.
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
 #include <stdlib.h>
