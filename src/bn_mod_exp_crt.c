@@ -95,6 +95,53 @@ static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, c
   return nonzero_mask(differ);
 }
 
+/* z[0..n) += x[0..xn) for xn <= n, carry dropped (the caller knows the sum
+ * fits); comparisons, not branches, carry. */
+static void add_into(crisp_limb *z, size_t n, const crisp_limb *x, size_t xn) {
+  crisp_limb carry = 0;
+  for (size_t i = 0; i < n; i++) {
+    const crisp_limb sum = z[i] + (i < xn ? x[i] : 0);
+    const crisp_limb carry_out = sum < z[i];
+    z[i] = sum + carry;
+    carry = carry_out | (z[i] < carry);
+  }
+}
+
+/* Garner: h = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
+ * exceed p); result = m2 + h q < p q. Uses acc, base, wide and x. */
+static void garner(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, const crisp_limb *qinv, size_t h,
+                   crisp_limb pinv) {
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
+  crisp_limb *const m2p = s->acc, *const diff = s->base, *const tmp = s->x;
+  memcpy(s->wide, s->m2, h * LIMB_BYTES);
+  memset(s->wide + h, 0, h * LIMB_BYTES);
+  reduce_wide(m2p, s->wide, p, s->r2p, h, pinv, tmp);
+  const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
+  const crisp_limb add_p = 0 - bn_value_barrier(borrow);
+  for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
+  add_into(diff, h, tmp, h); /* + p when it borrowed */
+  mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */
+  mul->mont_mul(s->acc, tmp, diff, p, h, pinv);  /* qinv (m1 - m2) mod p */
+  crisp_active_bn_mul()->mul(s->result, s->acc, h, q, h);
+  add_into(s->result, 2 * h, s->m2, h);
+}
+
+/* The check's bases: base = r mod p, acc = r mod q (r = s->result). */
+static void reduce_result(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, size_t h, crisp_limb pinv,
+                          crisp_limb qinvm) {
+  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
+  reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x);
+  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
+  reduce_wide(s->acc, s->wide, q, s->r2q, h, qinvm, s->x);
+}
+
+/* All ones when y0 differs from cp or y1 from cq. */
+static crisp_limb halves_differ(const crt_scratch *s, const crisp_limb *y0, const crisp_limb *y1, size_t h) {
+  crisp_limb bits = 0;
+  for (size_t i = 0; i < h; i++) bits |= (y0[i] ^ s->cp[i]) | (y1[i] ^ s->cq[i]);
+  return nonzero_mask(bits);
+}
+
 /* The fault check through the bn_mod_exp2 implementation's pow2_public,
  * both halves' powers together: *differ is all ones when r^e mod p is not
  * cp or r^e mod q is not cq (r = s->result). Returns CRISP_OK,
@@ -106,29 +153,12 @@ static int powers_differ_together(crisp_limb *differ, const crt_scratch *s, cons
                                   crisp_limb qinvm) {
   const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
   if (!impl->pow2_public) return CRISP_E_UNSUPPORTED;
-  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
-  reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x); /* r mod p */
-  memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
-  reduce_wide(s->acc, s->wide, q, s->r2q, h, qinvm, s->x); /* r mod q */
+  reduce_result(s, p, q, h, pinv, qinvm);
   const int status =
       impl->pow2_public(s->m1, s->m2, s->base, s->acc, e, en, p, q, h, pinv, qinvm, s->r2p, s->r2q);
   if (status != CRISP_OK) return status;
-  crisp_limb bits = 0;
-  for (size_t i = 0; i < h; i++) bits |= (s->m1[i] ^ s->cp[i]) | (s->m2[i] ^ s->cq[i]);
-  *differ = nonzero_mask(bits);
+  *differ = halves_differ(s, s->m1, s->m2, h);
   return CRISP_OK;
-}
-
-/* z[0..n) += x[0..xn) for xn <= n, carry dropped (the caller knows the sum
- * fits); comparisons, not branches, carry. */
-static void add_into(crisp_limb *z, size_t n, const crisp_limb *x, size_t xn) {
-  crisp_limb carry = 0;
-  for (size_t i = 0; i < n; i++) {
-    const crisp_limb sum = z[i] + (i < xn ? x[i] : 0);
-    const crisp_limb carry_out = sum < z[i];
-    z[i] = sum + carry;
-    carry = carry_out | (z[i] < carry);
-  }
 }
 
 /* r2 = R^2 mod m for the half-size modulus. */
@@ -144,6 +174,23 @@ static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, 
   if (impl->r2_pair && impl->r2_pair(r2p, r2q, p, q, h, pinv, qinvm) == CRISP_OK) return;
   half_r2(r2p, p, h);
   half_r2(r2q, q, h);
+}
+
+/* What the CRT does between the exponentiations and the check's powers
+ * inside mod_exp2_checked: the fault hook, Garner, r mod p and mod q. */
+typedef struct crt_after {
+  const crt_scratch *s;
+  const crisp_limb *p, *q, *qinv;
+  size_t h;
+  crisp_limb pinv, qinvm;
+  void (*fault)(crisp_limb *, size_t);
+} crt_after;
+
+static void after_exponentiations(void *ctx) {
+  const crt_after *a = ctx;
+  if (a->fault) a->fault(a->s->m1, a->h);
+  garner(a->s, a->p, a->q, a->qinv, a->h, a->pinv);
+  reduce_result(a->s, a->p, a->q, a->h, a->pinv, a->qinvm);
 }
 
 /* The depth crt's callees reach at most, in words, below half and from
@@ -168,7 +215,6 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
                                          const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
                                          const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
                                          void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
-  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const size_t nn = 2 * h;
   const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
 
@@ -185,42 +231,40 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
 
-  /* m1 = cp^dp mod p, m2 = cq^dq mod q, together */
-  const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, s->r2p, s->r2q);
-  if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
-  if (fault) fault(s->m1, h);
-
-  /* Garner: h = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
-   * exceed p); result = m2 + h q < p q. */
-  crisp_limb *const m2p = s->acc, *const diff = s->base, *const tmp = s->x;
-  memcpy(s->wide, s->m2, h * LIMB_BYTES);
-  memset(s->wide + h, 0, h * LIMB_BYTES);
-  reduce_wide(m2p, s->wide, p, s->r2p, h, pinv, tmp);
-  const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
-  const crisp_limb add_p = 0 - bn_value_barrier(borrow);
-  for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
-  add_into(diff, h, tmp, h); /* + p when it borrowed */
-  mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */
-  mul->mont_mul(s->acc, tmp, diff, p, h, pinv);  /* qinv (m1 - m2) mod p */
-  crisp_active_bn_mul()->mul(s->result, s->acc, h, q, h);
-  add_into(s->result, nn, s->m2, h);
-
-  /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the same
-   * thing, since p and q are coprime, at half the size): against the
-   * reductions of c the exponentiations started from. */
-  crisp_limb mismatch = 0;
-  if (e) {
-    crisp_limb differ = 0;
-    const int together = powers_differ_together(&differ, s, e, en, p, q, h, pinv, qinvm);
-    if (together == CRISP_E_NOMEM) return together; /* public; r untouched */
-    if (together != CRISP_OK) {
-      memcpy(s->wide, s->result, nn * LIMB_BYTES);
-      differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
-      memcpy(s->wide, s->result, nn * LIMB_BYTES);
-      differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+  /* m1 = cp^dp mod p, m2 = cq^dq mod q, together; with e given, through
+   * the implementation's mod_exp2_checked where it takes the size, which
+   * runs Garner and the check's reductions (after) between the
+   * exponentiations and the check's powers. */
+  crt_after after = {s, p, q, qinv, h, pinv, qinvm, fault};
+  crisp_limb mismatch = 0, differ = 0;
+  int checked = CRISP_E_UNSUPPORTED;
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (e && impl->mod_exp2_checked && h > 1)
+    checked = impl->mod_exp2_checked(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, pinv, qinvm, s->r2p, s->r2q,
+                                     after_exponentiations, &after, s->n, s->x, s->base, s->acc, e, en);
+  if (checked == CRISP_E_NOMEM) return checked; /* public; r untouched */
+  if (checked == CRISP_OK) {
+    differ = halves_differ(s, s->n, s->x, h);
+  } else {
+    const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, s->r2p, s->r2q);
+    if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
+    if (fault) fault(s->m1, h);
+    garner(s, p, q, qinv, h, pinv);
+    /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the
+     * same thing, since p and q are coprime, at half the size): against
+     * the reductions of c the exponentiations started from. */
+    if (e) {
+      const int together = powers_differ_together(&differ, s, e, en, p, q, h, pinv, qinvm);
+      if (together == CRISP_E_NOMEM) return together; /* public; r untouched */
+      if (together != CRISP_OK) {
+        memcpy(s->wide, s->result, nn * LIMB_BYTES);
+        differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
+        memcpy(s->wide, s->result, nn * LIMB_BYTES);
+        differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
+      }
     }
-    mismatch = ~bad_key & ~bad_range & differ;
   }
+  if (e) mismatch = ~bad_key & ~bad_range & differ;
 
   /* r: untouched on a bad key or range, zero on a mismatch, else result. */
   const crisp_limb keep = bad_key | bad_range, take = ~keep & ~mismatch;

@@ -175,6 +175,19 @@ typedef struct crisp_bn_mod_exp2_impl {
    * the implementation does not take. */
   int (*r2_pair)(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
                  crisp_limb minv0, crisp_limb minv1);
+  /* Optional (NULL: the caller runs mod_exp2, then pow2_public): the CRT's
+   * exponentiations and fault check on one setup of the moduli. mod_exp2
+   * (r2_0 and r2_1 never NULL), then between(ctx), where the caller writes
+   * the bases x0 and x1 (below the moduli), then y0 = x0^e mod m0 and
+   * y1 = x1^e mod m1 as pow2_public. y0 and y1 overlap no input but may be
+   * r0 and r1. Returns as mod_exp2; CRISP_E_UNSUPPORTED, before anything
+   * runs, where pow2_public would return it too. */
+  int (*mod_exp2_checked)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                          const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                          const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
+                          const crisp_limb *r2_0, const crisp_limb *r2_1, void (*between)(void *ctx), void *ctx,
+                          crisp_limb *y0, crisp_limb *y1, const crisp_limb *x0, const crisp_limb *x1,
+                          const crisp_limb *e, size_t een);
 } crisp_bn_mod_exp2_impl;
 /* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
  * (constants, key, block counter in word 12, nonce), len bytes, any length;

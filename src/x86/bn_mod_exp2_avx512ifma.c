@@ -24,7 +24,9 @@
  * those of the single kernel
  * (bn_mont_avx512ifma.c, bn_mod_exp_avx512ifma.c). The CRT's R^2 mod p
  * and mod q come from r2_pair: both moduli's doublings in one pass, then
- * two-lane squares.
+ * two-lane squares; its fault check's powers run in mod_exp2_checked on the
+ * exponentiations' setup of the moduli, which would otherwise be made
+ * twice.
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
 #include <stdlib.h>
@@ -453,10 +455,53 @@ static void lane_setup(uint64_t *m52, uint64_t *m_up, uint64_t *base52, uint64_t
  * digits. */
 enum { SLOTS_AFTER_TABLE = 7 };
 
-static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                               const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
-                               const crisp_limb *r2_0, const crisp_limb *r2_1) {
+/* The bits of a public exponent up to its highest set bit (0 for zero). */
+static size_t public_bits(const crisp_limb *e, size_t en) {
+  size_t top = en * LIMB_BITS;
+  while (top > 0 && !((e[(top - 1) / LIMB_BITS] >> ((top - 1) % LIMB_BITS)) & 1)) top--;
+  return top;
+}
+
+/* result[l] = b[l]^e mod m[l] for the public exponent e of `top` bits
+ * (top >= 1), the bases already in radix 2^52 in acc: left-to-right square
+ * and multiply, branching on e's bits and nothing else. square holds R'^2,
+ * power is a value of scratch per lane. */
+static void public_ladder(crisp_limb *const result[2], uint64_t *const acc[2], uint64_t *const power[2],
+                          const uint64_t *const square[2], const uint64_t *const m[2],
+                          const uint64_t *const m_shifted[2], const uint64_t *const one[2], const uint64_t k0[2],
+                          const crisp_limb *e, size_t top, amm2_fn *amm2, ams2_fn *ams2,
+                          const crisp_limb *const mod[2], size_t n, size_t k, size_t stride) {
+  const uint64_t *const acc_in[2] = {acc[0], acc[1]}, *const power_in[2] = {power[0], power[1]};
+  amm2(power, acc_in, square, m, k0); /* b R' */
+  memcpy(acc[0], power[0], stride * sizeof(uint64_t));
+  memcpy(acc[1], power[1], stride * sizeof(uint64_t));
+  for (size_t bit = top - 1; bit-- > 0;) {
+    if (ams2)
+      ams2(acc, acc_in, m, m_shifted, k0);
+    else
+      amm2(acc, acc_in, acc_in, m, k0);
+    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) amm2(acc, acc_in, power_in, m, k0);
+  }
+  amm2(acc, acc_in, one, m, k0);
+  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+}
+
+/* The pair exponentiation; when `check` is not NULL, then the CRT's fault
+ * check on the same setup: check->between runs, then check->y[l] =
+ * check->x[l]^e mod m[l] as pow2_public_avx512ifma. */
+typedef struct exp2_check {
+  void (*between)(void *ctx);
+  void *ctx;
+  const crisp_limb *x[2];
+  crisp_limb *y[2];
+  const crisp_limb *e;
+  size_t top;
+} exp2_check;
+
+static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                    const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                    const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
+                    const crisp_limb *r2_1, const exp2_check *check) {
   const size_t k = crisp_bn52_limbs(n);
   amm2_fn *amm2 = amm2_for(k);
   ams2_fn *ams2 = ams2_for(k);
@@ -534,10 +579,41 @@ static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb 
   amm2(accumulator, accumulator_in, ones, m, k0);
   for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
   index[0] = index[1] = 0;
+  if (check) {
+    /* the check's bases into acc, its powers in the selected entries' place */
+    check->between(check->ctx);
+    for (int l = 0; l < 2; l++) crisp_bn52_from64(acc[l], k, check->x[l], n, 0);
+    const uint64_t *const sq[2] = {square[0], square[1]};
+    public_ladder(check->y, accumulator, chosen, sq, m, m_shifted, ones, k0, check->e, check->top, amm2, ams2, mod,
+                  n, k, stride);
+  }
   crisp_bn52_wipe_frames(k);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
+}
+
+static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                               const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
+                               const crisp_limb *r2_0, const crisp_limb *r2_1) {
+  return exp2_run(r0, r1, b0, b1, e0, e1, en, m0, m1, n, minv0, minv1, r2_0, r2_1, NULL);
+}
+
+/* mod_exp2, between, then pow2_public on the same setup (m in radix 2^52
+ * and moved up, R'^2, the scratch); the sizes and exponents pow2_public
+ * leaves to the caller return CRISP_E_UNSUPPORTED before anything runs. */
+static int mod_exp2_checked_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0,
+                                       const crisp_limb *b1, const crisp_limb *e0, const crisp_limb *e1, size_t en,
+                                       const crisp_limb *m0, const crisp_limb *m1, size_t n, crisp_limb minv0,
+                                       crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1,
+                                       void (*between)(void *ctx), void *ctx, crisp_limb *y0, crisp_limb *y1,
+                                       const crisp_limb *x0, const crisp_limb *x1, const crisp_limb *e,
+                                       size_t een) {
+  const size_t k = crisp_bn52_limbs(n), top = public_bits(e, een);
+  if (!amm2_for(k) || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
+  const exp2_check check = {between, ctx, {x0, x1}, {y0, y1}, e, top};
+  return exp2_run(r0, r1, b0, b1, e0, e1, en, m0, m1, n, minv0, minv1, r2_0, r2_1, &check);
 }
 
 /* r2_0 = R^2 mod m0 and r2_1 = R^2 mod m1 (R = 2^(64n)), both lanes
@@ -602,8 +678,7 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
   const size_t k = crisp_bn52_limbs(n);
   amm2_fn *amm2 = amm2_for(k);
   ams2_fn *ams2 = ams2_for(k);
-  size_t top = en * LIMB_BITS;
-  while (top > 0 && !((e[(top - 1) / LIMB_BITS] >> ((top - 1) % LIMB_BITS)) & 1)) top--;
+  const size_t top = public_bits(e, en);
   if (!amm2 || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
   const size_t stride = padded_digits(k), lane_digits = PUBLIC_SLOTS * stride;
   const size_t bytes = 2 * lane_digits * sizeof(uint64_t);
@@ -630,23 +705,8 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
   }
   const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_up[0], m_up[1]};
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
-  const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const powers_in[2] = {power[0], power[1]};
-  {
-    const uint64_t *const sq[2] = {square[0], square[1]};
-    amm2(powers, accumulator_in, sq, m, k0); /* b R' */
-  }
-  memcpy(acc[0], power[0], stride * sizeof(uint64_t));
-  memcpy(acc[1], power[1], stride * sizeof(uint64_t));
-  for (size_t bit = top - 1; bit-- > 0;) {
-    if (ams2)
-      ams2(accumulator, accumulator_in, m, m_shifted, k0);
-    else
-      amm2(accumulator, accumulator_in, accumulator_in, m, k0);
-    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) amm2(accumulator, accumulator_in, powers_in, m, k0);
-  }
-  const uint64_t *const ones[2] = {one[0], one[1]};
-  amm2(accumulator, accumulator_in, ones, m, k0);
-  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  const uint64_t *const sq[2] = {square[0], square[1]}, *const ones[2] = {one[0], one[1]};
+  public_ladder(result, accumulator, powers, sq, m, m_shifted, ones, k0, e, top, amm2, ams2, mod, n, k, stride);
   crisp_bn52_wipe_frames(k);
   crisp_wipe(scratch, bytes);
   free(scratch);
@@ -725,4 +785,5 @@ const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
     mod_exp2_avx512ifma,
     pow2_public_avx512ifma,
     r2_pair_avx512ifma,
+    mod_exp2_checked_avx512ifma,
 };

@@ -146,6 +146,7 @@ static size_t doublings_from_r2(size_t n, size_t k) {
 
 int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
   unsigned s;
+  if (!k || crisp_bn52_limbs(n) != k) return 0; /* fresh_doublings needs a size the kernels have */
   return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
 }
 
