@@ -65,7 +65,7 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
   /* Out of Montgomery form: acc * 1 * R^-1, fully reduced by the kernel. */
   mul->mont_mul(tmp, acc, one, m, n, minv);
   memcpy(r, tmp, n * LIMB_BYTES);
-  crisp_scrub_mont_frames();
+  crisp_scrub_stack_deep(CRISP_SCRUB_MONT_FRAMES);
 }
 
 int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,

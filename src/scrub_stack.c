@@ -14,7 +14,9 @@ void crisp_scrub_stack(void) {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-void crisp_scrub_mont_frames(void) {
-  unsigned char area[2 * CRISP_BN_MONT_MAX_LIMBS * sizeof(crisp_limb) + 512];
-  crisp_wipe(area, sizeof area);
+void crisp_scrub_stack_deep(size_t bytes) {
+  /* the array's top lies next to the caller's frame: wipe from there */
+  unsigned char area[CRISP_SCRUB_DEEP_MAX];
+  if (bytes > sizeof area) bytes = sizeof area;
+  crisp_wipe(area + sizeof area - bytes, bytes);
 }

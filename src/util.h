@@ -26,11 +26,15 @@ static inline void crisp_wipe(void *p, size_t n) {
  * frame past a page would be probed page by page. */
 void crisp_scrub_stack(void);
 
-/* The same for the frames of a Montgomery product or square kernel and of
- * its callees (its 2n-limb product array and 512 bytes below it): called
- * once after a ladder of them, where their saved registers and spills
- * hold words of the ladder's values. 4.5 KiB, once per exponentiation. */
-void crisp_scrub_mont_frames(void);
+/* The same for deeper call trees, once after a whole operation (an
+ * exponentiation, a CRT): zeroes `bytes` of stack right below the
+ * caller's frame, at most CRISP_SCRUB_DEEP_MAX. */
+#define CRISP_SCRUB_DEEP_MAX 32768
+void crisp_scrub_stack_deep(size_t bytes);
+
+/* What a Montgomery product or square kernel and its callees reach: its
+ * 2n-limb product array and 512 bytes below it. */
+#define CRISP_SCRUB_MONT_FRAMES (2 * CRISP_BN_MONT_MAX_LIMBS * sizeof(crisp_limb) + 512)
 
 /* Little-endian loads and stores. On little-endian targets a memcpy is one
  * move; gcc 12 does not always merge the portable byte form (it turned a
