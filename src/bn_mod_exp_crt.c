@@ -211,7 +211,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
    * the timing test's key target must catch */
 #if defined(CRISP_PLANT_LEAK_KEY)
   if ((p[0] >> 8) & 1)
-    for (volatile unsigned spin = 0; spin < 16384; spin++) {
+    for (volatile unsigned spin = 0; spin < 65536; spin++) {
     }
 #endif
 
