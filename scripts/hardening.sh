@@ -31,7 +31,7 @@ describe_hardening_stage() {
     constant-time) echo "Poly1305, ChaCha20 and its AEADs, and Montgomery / mod_exp with secrets marked undefined for memcheck" ;;
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
-    ct-planted) echo "the planted secret-dependent branch and table load: MSan, memcheck and the timing test report them" ;;
+    ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
@@ -182,7 +182,10 @@ expect_msan_report() {
 # AVX-512); the timing test the branch, whose extra work it can time. A
 # load from a small table stays in L1 and costs the same for every index,
 # so the timing test is expected not to see the table plant: its result is
-# shown, not asserted. The unplanted builds are the ct-msan, ct-timing and
+# shown, not asserted. -Dplant_leak=key branches on bit 8 of p in the RSA
+# CRT (65536 extra loop steps when set): the timing test's target that varies
+# the key (fixed against a pool) must report it for every bn_mod_exp2
+# implementation. The unplanted builds are the ct-msan, ct-timing and
 # constant-time stages.
 stage_ct-planted() {
   local failed=0 plant ifma=0 adx=0
@@ -228,6 +231,16 @@ stage_ct-planted() {
       done
     fi
   done
+  echo "  -Dplant_leak=key:"
+  local dir=$build_prefix-plant-key timing keys
+  plant_build "$dir" key test/ct_timing
+  timing=$(CRISP_CT_KERNELS=rsa_private "$dir/test/ct_timing" || true)
+  grep -E '^rsa_private' <<<"$timing" | sed 's/^/    timing: /'
+  keys=$(grep -E '^rsa_private .* key fixed/pool ' <<<"$timing" || true)
+  if [ -z "$keys" ] || grep -qv 'LEAK$' <<<"$keys"; then
+    echo "    timing test did not report the key plant in every rsa_private key fixed/pool target" >&2
+    failed=1
+  fi
   return "$failed"
 }
 

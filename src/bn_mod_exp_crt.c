@@ -207,6 +207,13 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
                                          void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
   const size_t nn = 2 * h;
   const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
+  /* test only (meson -Dplant_leak=key): a branch on a bit of the key, which
+   * the timing test's key target must catch */
+#if defined(CRISP_PLANT_LEAK_KEY)
+  if ((p[0] >> 8) & 1)
+    for (volatile unsigned spin = 0; spin < 65536; spin++) {
+    }
+#endif
 
   /* Key and range checks as masks (all ones = bad). */
   crisp_active_bn_mul()->mul(s->n, p, h, q, h);

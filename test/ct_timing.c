@@ -1,8 +1,9 @@
 /* test/ct_timing.c - dudect-style timing test (stage ct-timing): for every
  * implementation this CPU supports, assembly included, two classes of
  * secret input are timed call by call in random order - one fixed secret
- * against fresh random secrets, and for bn_mod_exp also a low-weight
- * exponent against random ones - and Welch's t-test compares the two
+ * against fresh random secrets, for bn_mod_exp also a low-weight exponent
+ * against random ones, for the RSA private operation also one fixed key
+ * against keys from a pool - and Welch's t-test compares the two
  * distributions of cycle counts, whole and cropped at several percentiles
  * (a constant-time kernel has the same distribution for both classes; a
  * leak shifts one of them). The largest |t| of each target is printed; the
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include "ct_common.h"
+#include "ct_rsa_keys.h"
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -194,18 +196,18 @@ static void run_mod_exp2(void) {
  * odd, top bit set: the time does not depend on their being prime, and a
  * mismatch costs what a match does); c is the secret of the class. */
 static struct {
-  crisp_limb p[CT_MAX_LIMBS], q[CT_MAX_LIMBS], dp[CT_MAX_LIMBS], dq[CT_MAX_LIMBS], qinv[CT_MAX_LIMBS];
+  ct_rsa_key key;
   crisp_limb c[2 * CT_MAX_LIMBS], fixed_c[2 * CT_MAX_LIMBS], r[2 * CT_MAX_LIMBS];
   size_t half;
 } rsa;
 
 static void setup_rsa(size_t half) {
   rsa.half = half;
-  ct_make_modulus(rsa.p, half);
-  ct_make_modulus(rsa.q, half);
-  random_limbs(rsa.dp, half);
-  random_limbs(rsa.dq, half);
-  ct_make_below(rsa.qinv, rsa.p, half);
+  ct_make_modulus(rsa.key.p, half);
+  ct_make_modulus(rsa.key.q, half);
+  random_limbs(rsa.key.dp, half);
+  random_limbs(rsa.key.dq, half);
+  ct_make_below(rsa.key.qinv, rsa.key.p, half);
   random_limbs(rsa.fixed_c, 2 * half);
   rsa.fixed_c[2 * half - 1] >>= 2; /* p q >= 2^(128 half - 2): top bits of p and q set */
 }
@@ -217,9 +219,38 @@ static void prepare_cipher(int cls) {
   select_class(rsa.c, random_c, rsa.fixed_c, 2 * rsa.half * sizeof(crisp_limb), cls);
 }
 
+static const crisp_limb rsa_e[1] = {CT_RSA_E};
+static int crt_status;
 static void run_crt(void) {
-  static const crisp_limb e[1] = {65537};
-  crisp_bn_mod_exp_crt(rsa.r, rsa.c, rsa.p, rsa.q, rsa.dp, rsa.dq, rsa.qinv, rsa.half, e, 1);
+  crt_status = crisp_bn_mod_exp_crt(rsa.r, rsa.c, rsa.key.p, rsa.key.q, rsa.key.dp, rsa.key.dq, rsa.key.qinv,
+                                    rsa.half, rsa_e, 1);
+}
+
+/* The key as the secret: one fixed key (class 0) against keys drawn from a
+ * pool of distinct ones of the same size (class 1), real keys both, so the
+ * fault check passes in both; c is the same fixed value in both classes,
+ * so the key is all that differs: R^2 mod p and q, the reductions of c,
+ * both exponentiations' exponents and moduli, Garner's qinv and p, the
+ * check's powers. */
+#define RSA_POOL_KEYS 32
+#define RSA_KEY_SAMPLES 5000
+static ct_rsa_key rsa_pool[RSA_POOL_KEYS], rsa_fixed_key;
+
+static void setup_rsa_keys(size_t half) {
+  rsa.half = half;
+  for (size_t k = 0; k <= RSA_POOL_KEYS; k++) {
+    ct_rsa_key *const key = k < RSA_POOL_KEYS ? &rsa_pool[k] : &rsa_fixed_key;
+    ct_rsa_key_make(key, half);
+    memcpy(&rsa.key, key, sizeof *key);
+    memcpy(rsa.c, rsa.fixed_c, 2 * half * sizeof(crisp_limb));
+    run_crt();
+    if (crt_status != CRISP_OK)
+      ct_fail("RSA key %zu of %d: crisp_bn_mod_exp_crt = %d", k, RSA_POOL_KEYS + 1, crt_status);
+  }
+}
+
+static void prepare_rsa_key(int cls) {
+  select_class(&rsa.key, &rsa_pool[test_rand_below(RSA_POOL_KEYS)], &rsa_fixed_key, sizeof rsa.key, cls);
 }
 
 /* ---- statistics --------------------------------------------------------- */
@@ -555,6 +586,14 @@ int main(void) {
     for (size_t i = 0; i < count; i++) {
       ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
       const target t = {"rsa_private", names[i], "c fixed/random", 16, prepare_cipher, run_crt, 1000};
+      report(&t, scale);
+    }
+    /* the key secret, c fixed */
+    setup_rsa_keys(16);
+    for (size_t i = 0; i < count; i++) {
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+      const target t = {"rsa_private", names[i], "key fixed/pool", 16, prepare_rsa_key, run_crt,
+                        RSA_KEY_SAMPLES};
       report(&t, scale);
     }
     ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);

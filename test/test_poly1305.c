@@ -7,6 +7,7 @@
  * state changes. With libsodium present, generic is also checked
  * against crypto_onetimeauth_poly1305. */
 #include "common.h"
+#include "tuning.h" /* the IFMA kernel's warm crossover, as the library reads it */
 
 #ifdef CRISP_TEST_WITH_SODIUM
 #include <sodium.h>
@@ -583,25 +584,31 @@ static void tag_lead_pieces(uint8_t tag[16], const uint8_t *data, size_t lead, s
 
 /* Streams cut at the edges of the vector kernels' stream state (the IFMA
  * kernel keeps its lanes and up to 7 waiting blocks between calls): a lead
- * of 64-byte updates ending before, at and after the warm crossover (32
- * blocks), then updates one block short of, exactly, and one block past a
- * lane step (8 blocks) and a loop step (16 blocks), and of a few bytes, then
- * a tail; every tag against the generic one-shot tag of the same bytes,
- * which is itself checked against libsodium where present. */
+ * of 64-byte updates ending before, at and after the IFMA kernel's warm
+ * crossover (the value its code reads, so the leads follow the parameter
+ * wherever it is set), then updates one block short of, exactly, and one
+ * block past a lane step (8 blocks) and a loop step (16 blocks), and of a
+ * few bytes, then a tail; every tag against the generic one-shot tag of
+ * the same bytes, which is itself checked against libsodium where
+ * present. */
 static void test_stream_boundaries(void **state) {
   (void)state;
-  enum { MAX = 4200 };
-  static const size_t leads[] = {0, 64, 448, 496, 512, 528, 576, 640};
+  (void)crisp_level(); /* probing the CPU sets the parameters */
+  const size_t warm_bytes = (size_t)crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_WARM) * 16;
+  assert_true(warm_bytes >= 128); /* the parameter's minimum, 8 blocks: leads stay in order */
+  const size_t w = warm_bytes;
+  const size_t leads[] = {0, 64, w - 64, w - 16, w, w + 16, w + 64, w + 128};
   static const size_t pieces[] = {1, 15, 16, 17, 64, 112, 128, 144, 240, 256, 272};
   static const size_t counts[] = {1, 2, 3, 7};
   static const size_t tails[] = {0, 1, 15, 16, 17, 112, 128, 129, 255};
-  uint8_t *data = test_alloc(MAX);
-  uint8_t(*reference)[16] = malloc((MAX + 1) * 16);
+  const size_t max = leads[7] + pieces[10] * counts[3] + tails[8]; /* each list ascending */
+  uint8_t *data = test_alloc(max);
+  uint8_t(*reference)[16] = malloc((max + 1) * 16);
   assert_non_null(reference);
   uint8_t key[32], tag[16];
-  test_fill_random(data, MAX);
+  test_fill_random(data, max);
   test_fill_random(key, 32);
-  for (size_t len = 0; len <= MAX; len++) {
+  for (size_t len = 0; len <= max; len++) {
     generic_tag(reference[len], data, len, key);
 #ifdef CRISP_TEST_WITH_SODIUM
     uint8_t sodium_tag[16];

@@ -63,6 +63,33 @@
 	mov	%rax, 8*\j(\r)
 .endm
 
+/* r[0..8) = T[0..8) - m[0..8), T's low eight limbs in \t0..\t7 (the
+ * kernels' register windows, which differ), the borrow out in CF. */
+.macro SUBTRACT_LOW_EIGHT r, t0, t1, t2, t3, t4, t5, t6, t7
+	mov	\t0, %rax
+	sub	0(%rcx), %rax
+	mov	%rax, 0(\r)
+	SUBTRACT_LIMB 1, \t1, \r
+	SUBTRACT_LIMB 2, \t2, \r
+	SUBTRACT_LIMB 3, \t3, \r
+	SUBTRACT_LIMB 4, \t4, \r
+	SUBTRACT_LIMB 5, \t5, \r
+	SUBTRACT_LIMB 6, \t6, \r
+	SUBTRACT_LIMB 7, \t7, \r
+.endm
+
+/* SELECT_LIMB over limbs 0..7, T's low eight limbs in \t0..\t7. */
+.macro SELECT_LOW_EIGHT r, keep, t0, t1, t2, t3, t4, t5, t6, t7
+	SELECT_LIMB 0, \t0, \r, \keep
+	SELECT_LIMB 1, \t1, \r, \keep
+	SELECT_LIMB 2, \t2, \r, \keep
+	SELECT_LIMB 3, \t3, \r, \keep
+	SELECT_LIMB 4, \t4, \r, \keep
+	SELECT_LIMB 5, \t5, \r, \keep
+	SELECT_LIMB 6, \t6, \r, \keep
+	SELECT_LIMB 7, \t7, \r, \keep
+.endm
+
 /* ---- 8 limbs, accumulator in registers -------------------------------------
  * Registers: rsi a, rcx m, rdx the multiplier, rax and rbx the product;
  * the window r8..r15, rbp, rdi holds T, columns i .. i+9 of step i in
@@ -133,26 +160,10 @@ FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	/* T = r14:r13..r8,rdi,rbp. r = T - m, then T where that borrowed
 	 * with no carry bit: r14 - borrow is 0 (keep T - m) or all ones. */
 	mov	MONT8_R(%rsp), %rdx
-	mov	%rbp, %rax
-	sub	0(%rcx), %rax
-	mov	%rax, 0(%rdx)
-	SUBTRACT_LIMB 1, %rdi, %rdx
-	SUBTRACT_LIMB 2, %r8, %rdx
-	SUBTRACT_LIMB 3, %r9, %rdx
-	SUBTRACT_LIMB 4, %r10, %rdx
-	SUBTRACT_LIMB 5, %r11, %rdx
-	SUBTRACT_LIMB 6, %r12, %rdx
-	SUBTRACT_LIMB 7, %r13, %rdx
+	SUBTRACT_LOW_EIGHT %rdx, %rbp, %rdi, %r8, %r9, %r10, %r11, %r12, %r13
 	sbb	$0, %r14
 	not	%r14			/* all ones: keep T - m */
-	SELECT_LIMB 0, %rbp, %rdx, %r14
-	SELECT_LIMB 1, %rdi, %rdx, %r14
-	SELECT_LIMB 2, %r8, %rdx, %r14
-	SELECT_LIMB 3, %r9, %rdx, %r14
-	SELECT_LIMB 4, %r10, %rdx, %r14
-	SELECT_LIMB 5, %r11, %rdx, %r14
-	SELECT_LIMB 6, %r12, %rdx, %r14
-	SELECT_LIMB 7, %r13, %rdx, %r14
+	SELECT_LOW_EIGHT %rdx, %r14, %rbp, %rdi, %r8, %r9, %r10, %r11, %r12, %r13
 	add	$MONT8_FRAME, %rsp
 	RESTORE_REGISTERS
 	ret
@@ -265,30 +276,14 @@ END_FUNCTION crisp_bn_mont_mul8_x86_64_adx
  * \r_slot(%rsp). */
 .macro WINDOW16_RESULT r_slot
 	mov	\r_slot(%rsp), %rdi
-	mov	%r8, %rax
-	sub	0(%rcx), %rax
-	mov	%rax, 0(%rdi)
-	SUBTRACT_LIMB 1, %r9, %rdi
-	SUBTRACT_LIMB 2, %r10, %rdi
-	SUBTRACT_LIMB 3, %r11, %rdi
-	SUBTRACT_LIMB 4, %r12, %rdi
-	SUBTRACT_LIMB 5, %r13, %rdi
-	SUBTRACT_LIMB 6, %r14, %rdi
-	SUBTRACT_LIMB 7, %r15, %rdi
+	SUBTRACT_LOW_EIGHT %rdi, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
 	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
 	SUBTRACT_LIMB \j, 8*\j(%rbp), %rdi
 	.endr
 	mov	%rsi, %rbx
 	sbb	$0, %rbx
 	not	%rbx			/* all ones: keep T - m */
-	SELECT_LIMB 0, %r8, %rdi, %rbx
-	SELECT_LIMB 1, %r9, %rdi, %rbx
-	SELECT_LIMB 2, %r10, %rdi, %rbx
-	SELECT_LIMB 3, %r11, %rdi, %rbx
-	SELECT_LIMB 4, %r12, %rdi, %rbx
-	SELECT_LIMB 5, %r13, %rdi, %rbx
-	SELECT_LIMB 6, %r14, %rdi, %rbx
-	SELECT_LIMB 7, %r15, %rdi, %rbx
+	SELECT_LOW_EIGHT %rdi, %rbx, %r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15
 	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
 	SELECT_LIMB \j, 8*\j(%rbp), %rdi, %rbx
 	.endr
