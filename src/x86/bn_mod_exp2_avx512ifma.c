@@ -326,8 +326,9 @@ static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
  * step before the scalar lowest digit reads its first position; vectors
- * past the last step are added at the end, where lane p of the
- * accumulator stands for position k + p. */
+ * past the last step are added at the end, before the last pair's move
+ * down two digits (which normalize_lane_down2 makes), where lane p of
+ * the accumulator stands for position k - 2 + p. */
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
 #define AMS2_REDUCE_PAIR(move)                                                                          \
