@@ -136,6 +136,21 @@ static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t 
   carry_digits(r, digit, generate, propagate, vectors);
 }
 
+/* (high:low) moved down `lanes` 64-bit lanes (0 to 7): valignq with the
+ * count as the immediate it must be. */
+static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __m512i low, const int lanes) {
+  switch (lanes) {
+    case 1: return _mm512_alignr_epi64(high, low, 1);
+    case 2: return _mm512_alignr_epi64(high, low, 2);
+    case 3: return _mm512_alignr_epi64(high, low, 3);
+    case 4: return _mm512_alignr_epi64(high, low, 4);
+    case 5: return _mm512_alignr_epi64(high, low, 5);
+    case 6: return _mm512_alignr_epi64(high, low, 6);
+    case 7: return _mm512_alignr_epi64(high, low, 7);
+    default: return low;
+  }
+}
+
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
@@ -385,8 +400,8 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
     for (int c = 0; c <= columns; c++) late[c] = c > blocks && c < columns ? t[l][c] : zero;
 #pragma GCC unroll 5
     for (int v = 0; v < vectors; v++) {
-      const int base = (k - 2) / LANES + v, shift = (k - 2) % LANES;
-      const __m512i upper = shift ? _mm512_alignr_epi64(late[base + 1], late[base], shift) : late[base];
+      const int base = (k - 2) / LANES + v;
+      const __m512i upper = lanes_down(late[base + 1], late[base], (k - 2) % LANES);
       sum[v] = _mm512_add_epi64(acc[l][v], upper);
     }
     normalize_lane_down2(r[l], sum, carry[l], vectors);
