@@ -61,6 +61,11 @@ static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8
  * integer addition over one bit per digit, as in a carry-lookahead adder
  * (in mask registers, without a round trip through general registers).
  * No branch and no address depends on the digits. */
+static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, const __m512i digit[MAX_VECTORS],
+                                                                const __mmask8 generate[MAX_VECTORS],
+                                                                const __mmask8 propagate[MAX_VECTORS],
+                                                                const int vectors);
+
 static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
                                                                   uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
@@ -78,6 +83,17 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
     generate[v] = _mm512_cmpgt_epu64_mask(digit[v], mask);
     propagate[v] = _mm512_cmpeq_epu64_mask(digit[v], mask);
   }
+  carry_digits(r, digit, generate, propagate, vectors);
+}
+
+/* The end of normalize_lane: digits below 2^52 + 2^12 after one pass,
+ * generate and propagate their masks; the carries they still pass on are
+ * added and the digits stored. */
+static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, const __m512i digit[MAX_VECTORS],
+                                                                const __mmask8 generate[MAX_VECTORS],
+                                                                const __mmask8 propagate[MAX_VECTORS],
+                                                                const int vectors) {
+  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
   const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
   const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
   const __m512i one = _mm512_set1_epi64(1);
@@ -90,6 +106,48 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
                                                : _kshiftri_mask64(plus_one, 32));
     const __m512i sum = _mm512_mask_add_epi64(digit[v], lanes, digit[v], one);
     _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
+  }
+}
+
+/* normalize_lane of the accumulator moved down two digits, from the
+ * vectors before that move (pre): the low and high parts are split first
+ * and each moved on its own, two and one digits, so the move and the pass
+ * run side by side instead of one after the other. The carry into digit
+ * 0 replaces the high part of the digit the move drops. */
+static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t *r, const __m512i pre[MAX_VECTORS],
+                                                                        uint64_t carry, const int vectors) {
+  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
+  __m512i low[MAX_VECTORS + 1], high[MAX_VECTORS + 1], digit[MAX_VECTORS];
+  __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    low[v] = _mm512_and_si512(pre[v], mask);
+    high[v] = _mm512_srli_epi64(pre[v], CRISP_BN52_BITS);
+  }
+  low[vectors] = high[vectors] = zero;
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    __m512i in = _mm512_alignr_epi64(high[v + 1], high[v], 1);
+    if (v == 0) in = _mm512_mask_set1_epi64(in, 1, (long long)carry);
+    digit[v] = _mm512_add_epi64(_mm512_alignr_epi64(low[v + 1], low[v], 2), in);
+    generate[v] = _mm512_cmpgt_epu64_mask(digit[v], mask);
+    propagate[v] = _mm512_cmpeq_epu64_mask(digit[v], mask);
+  }
+  carry_digits(r, digit, generate, propagate, vectors);
+}
+
+/* (high:low) moved down `lanes` 64-bit lanes (0 to 7): valignq with the
+ * count as the immediate it must be. */
+static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __m512i low, const int lanes) {
+  switch (lanes) {
+    case 1: return _mm512_alignr_epi64(high, low, 1);
+    case 2: return _mm512_alignr_epi64(high, low, 2);
+    case 3: return _mm512_alignr_epi64(high, low, 3);
+    case 4: return _mm512_alignr_epi64(high, low, 4);
+    case 5: return _mm512_alignr_epi64(high, low, 5);
+    case 6: return _mm512_alignr_epi64(high, low, 6);
+    case 7: return _mm512_alignr_epi64(high, low, 7);
+    default: return low;
   }
 }
 
@@ -246,7 +304,8 @@ static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[
 static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
                                                                      uint64_t *carry, const uint64_t *shifted,
                                                                      const uint64_t m0_up, const uint64_t m1,
-                                                                     const uint64_t k0, const int vectors) {
+                                                                     const uint64_t k0, const int vectors,
+                                                                     const int move) {
   const __m512i zero = _mm512_setzero_si512();
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
   const uint64_t dropped = ams2_dropped(*lane0);
@@ -261,6 +320,7 @@ static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc
     acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
     acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up2 + v), yv);
   }
+  if (!move) return;
 #pragma GCC unroll 5
   for (int v = 0; v < vectors - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 2);
   acc[vectors - 1] = _mm512_alignr_epi64(zero, acc[vectors - 1], 2);
@@ -281,16 +341,17 @@ static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
  * step before the scalar lowest digit reads its first position; vectors
- * past the last step are added at the end, where lane p of the
- * accumulator stands for position k + p. */
+ * past the last step are added at the end, before the last pair's move
+ * down two digits (which normalize_lane_down2 makes), where lane p of
+ * the accumulator stands for position k - 2 + p. */
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
-#define AMS2_REDUCE_PAIR()                                                                           \
-  do {                                                                                               \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
-        ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors); \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
-        ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors);      \
+#define AMS2_REDUCE_PAIR(move)                                                                          \
+  do {                                                                                                  \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                                 \
+        ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);    \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                                 \
+        ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors, move);   \
   } while (0)
 
 static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2], const uint64_t *const a[2],
@@ -319,7 +380,7 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
       t[l][q + 2] = ams2_column_lane(a[l], &high_before[l], q + 2, k);
     }
-    for (int i = 8 * q; i < 8 * q + 8; i += 2) AMS2_REDUCE_PAIR();
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) AMS2_REDUCE_PAIR(1);
   }
   /* the last block, and before it the vectors that remain */
 #pragma GCC unroll 2
@@ -328,8 +389,10 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
 #pragma GCC unroll 10
     for (int c = blocks + 1; c < columns; c++) t[l][c] = ams2_column_lane(a[l], &high_before[l], c, k);
   }
-  for (int i = 8 * (blocks - 1); i < k; i += 2) AMS2_REDUCE_PAIR();
-  /* the vectors not added yet: c > blocks */
+  for (int i = 8 * (blocks - 1); i + 2 < k; i += 2) AMS2_REDUCE_PAIR(1);
+  AMS2_REDUCE_PAIR(0); /* its move down two digits is normalize_lane_down2's */
+  /* the vectors not added yet (c > blocks), lined up with the accumulator
+   * before that move: its lane p stands for position k - 2 + p */
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
     __m512i late[2 * MAX_VECTORS + 1], sum[MAX_VECTORS];
@@ -337,11 +400,11 @@ static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2]
     for (int c = 0; c <= columns; c++) late[c] = c > blocks && c < columns ? t[l][c] : zero;
 #pragma GCC unroll 5
     for (int v = 0; v < vectors; v++) {
-      const int base = k / LANES + v;
-      const __m512i upper = k % LANES ? _mm512_alignr_epi64(late[base + 1], late[base], LANES / 2) : late[base];
+      const int base = (k - 2) / LANES + v;
+      const __m512i upper = lanes_down(late[base + 1], late[base], (k - 2) % LANES);
       sum[v] = _mm512_add_epi64(acc[l][v], upper);
     }
-    normalize_lane(r[l], sum, carry[l], vectors);
+    normalize_lane_down2(r[l], sum, carry[l], vectors);
   }
 }
 #undef AMS2_REDUCE_PAIR
