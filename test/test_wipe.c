@@ -3,7 +3,8 @@
  * canary; after it returns, that stack is copied out. Two calls with the
  * same public inputs (modulus, sizes, lengths) and different secrets must
  * leave identical copies: a word that differs was written from a secret and
- * not wiped. Runs every implementation of the Montgomery kernels,
+ * not wiped. Runs every implementation of the products (crisp_bn_mul,
+ * crisp_bn_sqr), the Montgomery kernels,
  * crisp_bn_mod_exp, crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt, Poly1305
  * and ChaCha20 (under the AEADs) at the sizes that take each code path.
  * One such word fails, and is printed with what it is where the test can
@@ -152,7 +153,7 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
 #define CLEAR_CALLEE_SAVED() ((void)0)
 #endif
 
-typedef enum operation { MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
+typedef enum operation { MUL, MUL_UNEVEN, SQR, MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
 
 /* Public parts of the CRT call: p = q = m, dp = dq = e = 1, so the fault
  * check passes (r = c mod m) and c and qinv are the secrets. */
@@ -163,7 +164,7 @@ static const crisp_limb crt_one[64] = {1};
  * in this one function so that the stack depth is the same for both runs. */
 static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
                                                const crisp_limb *m, size_t n) {
-  crisp_limb r[CRISP_BN_MONT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
+  crisp_limb r[2 * CRISP_BN_MONT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
   if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c);
   plant(0, a, n * sizeof *a), plant(1, b, n * sizeof *b);
@@ -171,6 +172,10 @@ static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a
   stack_below(0);
   CLEAR_CALLEE_SAVED();
   int status = CRISP_OK;
+  if (op == MUL) status = crisp_bn_mul(r, a, n, b, n);
+  /* a longer than b: Karatsuba's blocks of b's length and a schoolbook rest */
+  if (op == MUL_UNEVEN) status = crisp_bn_mul(r, a, n, b, n / 2 + n / 8);
+  if (op == SQR) status = crisp_bn_sqr(r, a, n);
   if (op == MONT_MUL) status = crisp_bn_mont_mul(r, a, b, m, n, minv);
   if (op == MONT_SQR) status = crisp_bn_mont_sqr(r, a, m, n, minv);
   if (op == MOD_EXP) status = crisp_bn_mod_exp(r, a, b, n, m, n);
@@ -211,7 +216,7 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
       const size_t n = sizes[s];
       /* the exponentiations are slow past 32 limbs and take no new path;
        * the CRT's (exponents 1) is quick, and its depth grows with size */
-      if (op != MONT_MUL && op != MONT_SQR && op != MOD_EXP_CRT && n > 32) continue;
+      if ((op == MOD_EXP || op == MOD_EXP2) && n > 32) continue;
       /* A first call resolves lazy bindings, whose stack use differs. No
        * loop: a counter could reach the stack through a saved register.
        * The modulus is public but for the CRT, whose primes it stands
@@ -236,6 +241,18 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
     print_error("%s: %zu calls left secret-derived values in the stack\n", what, failures);
     fail();
   }
+}
+
+/* The plain products: their operands are secrets in a caller's RSA. */
+static void test_mul_wipes(void **state) {
+  (void)state;
+  check_operation(MUL, CRISP_KERNEL_BN_MUL, "bn_mul");
+  check_operation(MUL_UNEVEN, CRISP_KERNEL_BN_MUL, "bn_mul uneven");
+}
+
+static void test_sqr_wipes(void **state) {
+  (void)state;
+  check_operation(SQR, CRISP_KERNEL_BN_SQR, "bn_sqr");
 }
 
 static void test_mont_mul_wipes(void **state) {
@@ -401,6 +418,8 @@ int main(void) {
   free(probe);
   stack_address = (uintptr_t)&probe;
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_mul_wipes, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mont_mul_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mont_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp_wipes, test_teardown_unpin),

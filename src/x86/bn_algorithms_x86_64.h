@@ -168,7 +168,9 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 }
 
 /* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
- * longer operand when the shorter one is large enough, else schoolbook. */
+ * longer operand when the shorter one is large enough, else schoolbook.
+ * The operands may be secrets (a caller's RSA): Karatsuba's scratch and
+ * block are wiped, and its recursion's frames scrubbed. */
 static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                     size_t yn) {
   if (xn < yn) {
@@ -195,12 +197,16 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     const size_t rest = xn - done;
     CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
     unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
+    unsigned long long s; /* in memory (its address is taken): wiped after */
     for (size_t i = yn; i < rest + yn; i++) {
-      unsigned long long s;
       carry = _addcarry_u64(carry, block[i], 0, &s);
       z[done + i] = s;
     }
+    crisp_wipe(&s, sizeof s);
   }
+  crisp_wipe(scratch, CRISP_KARATSUBA_SCRATCH(yn) * sizeof *scratch);
+  crisp_wipe(block, 2 * yn * sizeof *block);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
@@ -210,6 +216,8 @@ static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n
   }
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
   crisp_bn_karatsuba(z, x, x, n, scratch, 1);
+  crisp_wipe(scratch, CRISP_KARATSUBA_SCRATCH(n) * sizeof *scratch);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
 /* Montgomery reduction of t[0..2n) (t < m R): r = t R^-1 mod m, fully
