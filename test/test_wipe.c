@@ -153,6 +153,10 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
 #define CLEAR_CALLEE_SAVED() ((void)0)
 #endif
 
+/* The longest operands: 64 limbs, one more for the plain products (see
+ * sizes below). */
+enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1 };
+
 typedef enum operation { MUL, MUL_UNEVEN, SQR, MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
 
 /* Public parts of the CRT call: p = q = m, dp = dq = e = 1, so the fault
@@ -164,7 +168,7 @@ static const crisp_limb crt_one[64] = {1};
  * in this one function so that the stack depth is the same for both runs. */
 static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
                                                const crisp_limb *m, size_t n) {
-  crisp_limb r[2 * CRISP_BN_MONT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
+  crisp_limb r[2 * PRODUCT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
   if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c);
   plant(0, a, n * sizeof *a), plant(1, b, n * sizeof *b);
@@ -198,14 +202,16 @@ static void random_below(crisp_limb *x, const crisp_limb *m, size_t n) {
 
 /* Sizes: schoolbook, the 8- and 16-limb unrolled squares, the IFMA sizes
  * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
- * squares (48 up). */
-static const size_t sizes[] = {3, 8, 16, 24, 32, 48, 64};
+ * squares (48 up), two levels of it (64), and for the plain products 65,
+ * whose 32-limb lower half recurses in a square where its 33-limb upper
+ * half does not. */
+static const size_t sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
 
 static void check_operation(operation op, crisp_kernel kernel, const char *what) {
   uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
   assert_non_null(first), assert_non_null(second);
   /* the same buffers for both runs: their addresses may reach the stack */
-  crisp_limb m[64], a[64], b[64];
+  crisp_limb m[PRODUCT_MAX_LIMBS], a[PRODUCT_MAX_LIMBS], b[PRODUCT_MAX_LIMBS];
   size_t failures = 0; /* calls that left a secret-derived word */
   const char *name;
   FOR_EACH_IMPL(kernel, name) {
@@ -217,6 +223,7 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
       /* the exponentiations are slow past 32 limbs and take no new path;
        * the CRT's (exponents 1) is quick, and its depth grows with size */
       if ((op == MOD_EXP || op == MOD_EXP2) && n > 32) continue;
+      if (op != MUL && op != MUL_UNEVEN && op != SQR && n > MAX_LIMBS) continue;
       /* A first call resolves lazy bindings, whose stack use differs. No
        * loop: a counter could reach the stack through a saved register.
        * The modulus is public but for the CRT, whose primes it stands
