@@ -37,9 +37,9 @@ void crisp_scrub_stack_deep(size_t bytes);
  * its moduli: the ladder's and the kernels' frames, spills and saved
  * registers included, deepest where the portable kernels run (no ADX),
  * with room for any compiler's layout (test_wipe runs under gcc and
- * clang). The public function calls the work as a function
- * of its own, then crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)): one
- * scrub per call, a fraction of a microsecond against an exponentiation. */
+ * clang). The public function calls the work as a function of its own,
+ * then crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)): one scrub per
+ * call, a fraction of a microsecond against an exponentiation. */
 #define CRISP_SCRUB_EXP_BYTES(n) ((n) >= 32 ? (size_t)CRISP_SCRUB_DEEP_MAX : (size_t)16384)
 
 /* What a Montgomery product or square kernel and its callees reach: its

@@ -131,24 +131,29 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
 /* The test's own values that differ from run to run (the random
  * generator's state, counters) may sit in callee-saved registers of the
  * calling code, and a library function that saves such a register leaves
- * the value in its frame, which is not the library's leak. Each call below
- * starts by zeroing them; the compiler saves them in the caller's frame,
- * above the stack that is read, and fills them afterwards with that
- * function's own values, which are the same in both runs. */
+ * the value in its frame, which is not the library's leak. Right before
+ * the call under test they are zeroed; the compiler saves them in the
+ * caller's frame, above the stack that is read, and then puts in them only
+ * that function's own values, which are the same in both runs. The frame
+ * pointer register is left alone (an asm may not clobber it where it is
+ * one); the secrets are planted out of line so that no key byte is still
+ * in a register by then. */
 #if defined(__x86_64__)
-#define CLEAR_CALLEE_SAVED()                                                                                    \
-  __asm__ __volatile__("xor %%ebx, %%ebx\n\txor %%r12d, %%r12d\n\txor %%r13d, %%r13d\n\t"                       \
-                       "xor %%r14d, %%r14d\n\txor %%r15d, %%r15d"                                                 \
-                       :                                                                                        \
-                       :                                                                                        \
-                       : "rbx", "r12", "r13", "r14", "r15")
+#define CLEAR_CALLEE_SAVED()                                             \
+  __asm__ __volatile__(                                                  \
+      "xor %%ebx, %%ebx\n\txor %%r12d, %%r12d\n\txor %%r13d, %%r13d\n\t" \
+      "xor %%r14d, %%r14d\n\txor %%r15d, %%r15d"                         \
+      :                                                                  \
+      :                                                                  \
+      : "rbx", "r12", "r13", "r14", "r15")
 #elif defined(__aarch64__)
-#define CLEAR_CALLEE_SAVED()                                                                                    \
-  __asm__ __volatile__("mov x19, xzr\n\tmov x20, xzr\n\tmov x21, xzr\n\tmov x22, xzr\n\tmov x23, xzr\n\t"      \
-                       "mov x24, xzr\n\tmov x25, xzr\n\tmov x26, xzr\n\tmov x27, xzr\n\tmov x28, xzr"           \
-                       :                                                                                        \
-                       :                                                                                        \
-                       : "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28")
+#define CLEAR_CALLEE_SAVED()                                                             \
+  __asm__ __volatile__(                                                                  \
+      "mov x19, xzr\n\tmov x20, xzr\n\tmov x21, xzr\n\tmov x22, xzr\n\tmov x23, xzr\n\t" \
+      "mov x24, xzr\n\tmov x25, xzr\n\tmov x26, xzr\n\tmov x27, xzr\n\tmov x28, xzr"     \
+      :                                                                                  \
+      :                                                                                  \
+      : "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28")
 #else
 #define CLEAR_CALLEE_SAVED() ((void)0)
 #endif

@@ -7,8 +7,8 @@
 
 /* The rows, as a call of their own: the compiler's spills of limbs and
  * carries lie below crisp_bn_mul_generic's frame, where its scrub reaches. */
-static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
-                                               size_t yn) {
+static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *x, size_t xn,
+                                               const crisp_limb *y, size_t yn) {
   /* Longer rows amortise the per-row overhead: iterate over the shorter. */
   if (yn > xn) {
     const crisp_limb *t = x;

@@ -130,7 +130,8 @@ static inline limbs26 multiply(limbs26 h, const multiplier26 *m) {
 
 /* Absorbs nblocks (at least LANES) blocks; returns how many it left for the
  * scalar code (fewer than LANES). */
-static __attribute__((noinline)) size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nblocks, unsigned hibit) {
+static __attribute__((noinline)) size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nblocks,
+                                                      unsigned hibit) {
   if (!st->scalar.powers_ready) compute_powers(st);
   crisp_poly1305_x86_64_state *scalar = &st->scalar;
   const VECTOR top = V_SET1(hibit ? 1ull << 24 : 0);

@@ -79,8 +79,8 @@ static inline void block_step(uint64_t h[3], const uint8_t *block, uint64_t top,
       "adcq $0, %[h2]"
       : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [d0_low] "=&r"(d0_low), [d0_high] "=&r"(d0_high),
         [d1_high] "=&r"(d1_high)
-      : [block] "r"(block), "m"(*(const uint8_t(*)[16])block), [top] "rm"(top), [r0] "r"(r0), [r1] "r"(r1),
-        [r1_fold] "r"(r1_fold)
+      : [block] "r"(block),
+        "m"(*(const uint8_t(*)[16])block), [top] "rm"(top), [r0] "r"(r0), [r1] "r"(r1), [r1_fold] "r"(r1_fold)
       : "rax", "rdx", "cc");
   h[0] = d0_low, h[1] = h0, h[2] = h2;
 }
