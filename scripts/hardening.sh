@@ -1,11 +1,11 @@
 # scripts/hardening.sh - the hardening stages of scripts/test.sh (sourced by
 # it, not run alone): sanitizers, valgrind memcheck, constant-time checks
 # (memcheck, MemorySanitizer, timing, and the planted leaks they must
-# report), ThreadSanitizer, the CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a
-# short libFuzzer run. Each stage_NAME uses test.sh's helpers (configure,
-# run_meson_test, list_tests, crisp_tool) and build directories next to the
-# native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT],
-# PREFIX-plant-PLANT (and for planted-faults PREFIX-tsan-race,
+# report), the stack-wipe test on a clang build, ThreadSanitizer, the
+# CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short libFuzzer run. Each
+# stage_NAME uses test.sh's helpers (configure, run_meson_test, list_tests,
+# crisp_tool) and build directories next to the native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT],
+# PREFIX-plant-PLANT, PREFIX-clang (and for planted-faults PREFIX-tsan-race,
 # PREFIX-asan-leak, PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
 # Longer runs (see README "Hardening"):
@@ -20,7 +20,7 @@
 #   bash scripts/test.sh planted-faults
 #       TSan, the leak checks and the fuzzers each shown failing on a plant
 
-hardening_stages=(sanitize valgrind constant-time ct-msan ct-timing ct-planted tsan env-sweep fuzz)
+hardening_stages=(sanitize valgrind constant-time ct-msan ct-timing ct-planted wipe-clang tsan env-sweep fuzz)
 # Run only when named: bash scripts/test.sh soak, bash scripts/test.sh planted-faults
 opt_in_stages=(soak planted-faults)
 
@@ -32,6 +32,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
+    wipe-clang) echo "test_wipe built with clang: no secret left in the stack whichever compiler built crisp" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
@@ -242,6 +243,27 @@ stage_ct-planted() {
     failed=1
   fi
   return "$failed"
+}
+
+# test_wipe on a clang build without sanitizers (they lay the stack out
+# their own way): the native stage runs it on gcc's build; how deep a
+# kernel's frames reach, what the compiler spills and which registers it
+# saves are the compiler's choice, and the wipes must cover either.
+stage_wipe-clang() {
+  local dir=$build_prefix-clang log=$native_dir/clang
+  command -v clang >/dev/null || {
+    echo "clang is needed for the clang build" >&2
+    return 1
+  }
+  CC=clang configure "$dir" -Dtools=false -Dpeers=disabled >"$log.setup.log" 2>&1 || {
+    cat "$log.setup.log"
+    return 1
+  }
+  meson compile -C "$dir" test/test_wipe >"$log.compile.log" 2>&1 || {
+    tail -30 "$log.compile.log"
+    return 1
+  }
+  run_meson_test "$dir" wipe
 }
 
 stage_tsan() {

@@ -95,9 +95,13 @@ int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
   return CRISP_OK;
 }
 
-/* The checks mont_mul and mont_sqr share; b may equal a. */
-static int check_mont_operands(const crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                               size_t n, crisp_limb minv) {
+/* The checks mont_mul and mont_sqr share; b may equal a. A call of its
+ * own: the range check reads the secret operands, and inlined, a compiler
+ * may keep a limb of them in a callee-saved register across the kernel
+ * call, which the kernel then saves in its frame. */
+static __attribute__((noinline)) int check_mont_operands(const crisp_limb *r, const crisp_limb *a,
+                                                         const crisp_limb *b, const crisp_limb *m, size_t n,
+                                                         crisp_limb minv) {
   const int status = check_modulus(m, n);
   if (status != CRISP_OK) return status;
   if (!r || !a || !b) return CRISP_E_INVALID;

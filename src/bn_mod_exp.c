@@ -68,8 +68,11 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
   crisp_scrub_stack_deep(CRISP_SCRUB_MONT_FRAMES);
 }
 
-int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
-                     size_t n) {
+/* The checks and the exponentiation, as a call of their own: every frame
+ * that held a secret lies below crisp_bn_mod_exp's, where its scrub
+ * reaches. */
+static __attribute__((noinline)) int mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp,
+                                             size_t en, const crisp_limb *m, size_t n) {
   if (!r || !base || !m || !n || (en && !exp)) return CRISP_E_INVALID;
   if (n > CRISP_BN_MONT_MAX_LIMBS || en > SIZE_MAX / LIMB_BITS / 2) return CRISP_E_RANGE;
   if (!(m[0] & 1) || !m[n - 1]) return CRISP_E_INVALID;
@@ -80,6 +83,13 @@ int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *ex
   if (!bn_less_than(base, m, n)) return CRISP_E_RANGE;
 
   return crisp_bn_mod_exp_checked(r, base, exp, en, m, n);
+}
+
+int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                     const crisp_limb *m, size_t n) {
+  const int status = mod_exp(r, base, exp, en, m, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n));
+  return status;
 }
 
 int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,

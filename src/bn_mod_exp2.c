@@ -48,9 +48,13 @@ int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, 
   return status;
 }
 
-int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                      const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                      const crisp_limb *m1, size_t n) {
+/* The checks and both exponentiations, as a call of their own: every
+ * frame that held a secret lies below crisp_bn_mod_exp2's, where its scrub
+ * reaches. */
+static __attribute__((noinline)) int mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0,
+                                              const crisp_limb *b1, const crisp_limb *e0,
+                                              const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                                              const crisp_limb *m1, size_t n) {
   if (!r0 || !r1 || !b0 || !b1 || !m0 || !m1 || !n || (en && (!e0 || !e1))) return CRISP_E_INVALID;
   if (n > CRISP_BN_MONT_MAX_LIMBS || en > SIZE_MAX / LIMB_BITS / 2) return CRISP_E_RANGE;
   if (check_modulus(m0, n) != CRISP_OK || check_modulus(m1, n) != CRISP_OK) return CRISP_E_INVALID;
@@ -73,5 +77,13 @@ int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, cons
   }
   crisp_wipe(out0, n * LIMB_BYTES);
   crisp_wipe(out1, n * LIMB_BYTES);
+  return status;
+}
+
+int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
+                      const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
+                      const crisp_limb *m1, size_t n) {
+  const int status = mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n));
   return status;
 }

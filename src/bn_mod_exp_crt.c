@@ -193,13 +193,6 @@ static void after_exponentiations(void *ctx) {
   reduce_result(a->s, a->p, a->q, a->h, a->pinv, a->qinvm);
 }
 
-/* The depth crt's callees reach at most, in bytes, below half and from
- * half = 32 limbs (where the products' Karatsuba recursion starts), with
- * room to spare: the portable kernels and helpers leave spilled,
- * secret-derived words in their frames, and over a whole CRT those add up
- * (test_wipe finds them; deepest without ADX, as under qemu64). */
-enum { CRT_STACK_BYTES_SHORT = 16384, CRT_STACK_BYTES_LONG = CRISP_SCRUB_DEEP_MAX, CRT_LONG_HALF = 32 };
-
 /* The whole computation; returns the masks' verdict as a status. */
 static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
                                          const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
@@ -294,7 +287,7 @@ int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_
   for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
   /* r is written last, after the check has read c: r == c is safe. */
   const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
-  crisp_scrub_stack_deep(h >= CRT_LONG_HALF ? CRT_STACK_BYTES_LONG : CRT_STACK_BYTES_SHORT);
+  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(h));
   crisp_wipe(block, limbs * LIMB_BYTES);
   free(block);
   return status;

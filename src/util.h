@@ -32,6 +32,16 @@ void crisp_scrub_stack(void);
 #define CRISP_SCRUB_DEEP_MAX 32768
 void crisp_scrub_stack_deep(size_t bytes);
 
+/* What a whole exponentiation (crisp_bn_mod_exp, crisp_bn_mod_exp2, the
+ * CRT) may leave below the public function that ran it, by the limbs of
+ * its moduli: the ladder's and the kernels' frames, spills and saved
+ * registers included, deepest where the portable kernels run (no ADX),
+ * with room for any compiler's layout (test_wipe runs under gcc and
+ * clang). The public function calls the work as a function of its own,
+ * then crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)): one scrub per
+ * call, a fraction of a microsecond against an exponentiation. */
+#define CRISP_SCRUB_EXP_BYTES(n) ((n) >= 32 ? (size_t)CRISP_SCRUB_DEEP_MAX : (size_t)16384)
+
 /* What a Montgomery product or square kernel and its callees reach: its
  * 2n-limb product array and 512 bytes below it. */
 #define CRISP_SCRUB_MONT_FRAMES (2 * CRISP_BN_MONT_MAX_LIMBS * sizeof(crisp_limb) + 512)

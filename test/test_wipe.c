@@ -3,7 +3,8 @@
  * canary; after it returns, that stack is copied out. Two calls with the
  * same public inputs (modulus, sizes, lengths) and different secrets must
  * leave identical copies: a word that differs was written from a secret and
- * not wiped. Runs every implementation of the Montgomery kernels,
+ * not wiped. Runs every implementation of the products (crisp_bn_mul,
+ * crisp_bn_sqr), the Montgomery kernels,
  * crisp_bn_mod_exp, crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt, Poly1305
  * and ChaCha20 (under the AEADs) at the sizes that take each code path.
  * One such word fails, and is printed with what it is where the test can
@@ -69,7 +70,7 @@ typedef struct secrets {
 } secrets;
 static secrets planted, planted_first;
 
-static void plant(size_t piece, const void *secret, size_t len) {
+static __attribute__((noinline)) void plant(size_t piece, const void *secret, size_t len) {
   memcpy(planted.bytes[piece], secret, len);
   planted.len[piece] = len;
 }
@@ -127,7 +128,41 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
   return count;
 }
 
-typedef enum operation { MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
+/* The test's own values that differ from run to run (the random
+ * generator's state, counters) may sit in callee-saved registers of the
+ * calling code, and a library function that saves such a register leaves
+ * the value in its frame, which is not the library's leak. Right before
+ * the call under test they are zeroed; the compiler saves them in the
+ * caller's frame, above the stack that is read, and then puts in them only
+ * that function's own values, which are the same in both runs. The frame
+ * pointer register is left alone (an asm may not clobber it where it is
+ * one); the secrets are planted out of line so that no key byte is still
+ * in a register by then. */
+#if defined(__x86_64__)
+#define CLEAR_CALLEE_SAVED()                                             \
+  __asm__ __volatile__(                                                  \
+      "xor %%ebx, %%ebx\n\txor %%r12d, %%r12d\n\txor %%r13d, %%r13d\n\t" \
+      "xor %%r14d, %%r14d\n\txor %%r15d, %%r15d"                         \
+      :                                                                  \
+      :                                                                  \
+      : "rbx", "r12", "r13", "r14", "r15")
+#elif defined(__aarch64__)
+#define CLEAR_CALLEE_SAVED()                                                             \
+  __asm__ __volatile__(                                                                  \
+      "mov x19, xzr\n\tmov x20, xzr\n\tmov x21, xzr\n\tmov x22, xzr\n\tmov x23, xzr\n\t" \
+      "mov x24, xzr\n\tmov x25, xzr\n\tmov x26, xzr\n\tmov x27, xzr\n\tmov x28, xzr"     \
+      :                                                                                  \
+      :                                                                                  \
+      : "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28")
+#else
+#define CLEAR_CALLEE_SAVED() ((void)0)
+#endif
+
+/* The longest operands: 64 limbs, one more for the plain products (see
+ * sizes below). */
+enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1 };
+
+typedef enum operation { MUL, MUL_UNEVEN, SQR, MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
 
 /* Public parts of the CRT call: p = q = m, dp = dq = e = 1, so the fault
  * check passes (r = c mod m) and c and qinv are the secrets. */
@@ -138,13 +173,18 @@ static const crisp_limb crt_one[64] = {1};
  * in this one function so that the stack depth is the same for both runs. */
 static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
                                                const crisp_limb *m, size_t n) {
-  crisp_limb r[CRISP_BN_MONT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
+  crisp_limb r[2 * PRODUCT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
   if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c);
   plant(0, a, n * sizeof *a), plant(1, b, n * sizeof *b);
   if (op == MOD_EXP_CRT) plant(2, m, n * sizeof *m); /* the primes p = q = m */
   stack_below(0);
+  CLEAR_CALLEE_SAVED();
   int status = CRISP_OK;
+  if (op == MUL) status = crisp_bn_mul(r, a, n, b, n);
+  /* a longer than b: Karatsuba's blocks of b's length and a schoolbook rest */
+  if (op == MUL_UNEVEN) status = crisp_bn_mul(r, a, n, b, n / 2 + n / 8);
+  if (op == SQR) status = crisp_bn_sqr(r, a, n);
   if (op == MONT_MUL) status = crisp_bn_mont_mul(r, a, b, m, n, minv);
   if (op == MONT_SQR) status = crisp_bn_mont_sqr(r, a, m, n, minv);
   if (op == MOD_EXP) status = crisp_bn_mod_exp(r, a, b, n, m, n);
@@ -167,14 +207,16 @@ static void random_below(crisp_limb *x, const crisp_limb *m, size_t n) {
 
 /* Sizes: schoolbook, the 8- and 16-limb unrolled squares, the IFMA sizes
  * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
- * squares (48 up). */
-static const size_t sizes[] = {3, 8, 16, 24, 32, 48, 64};
+ * squares (48 up), two levels of it (64), and for the plain products 65,
+ * whose 32-limb lower half recurses in a square where its 33-limb upper
+ * half does not. */
+static const size_t sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
 
 static void check_operation(operation op, crisp_kernel kernel, const char *what) {
   uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
   assert_non_null(first), assert_non_null(second);
   /* the same buffers for both runs: their addresses may reach the stack */
-  crisp_limb m[64], a[64], b[64];
+  crisp_limb m[PRODUCT_MAX_LIMBS], a[PRODUCT_MAX_LIMBS], b[PRODUCT_MAX_LIMBS];
   size_t failures = 0; /* calls that left a secret-derived word */
   const char *name;
   FOR_EACH_IMPL(kernel, name) {
@@ -185,7 +227,8 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
       const size_t n = sizes[s];
       /* the exponentiations are slow past 32 limbs and take no new path;
        * the CRT's (exponents 1) is quick, and its depth grows with size */
-      if (op != MONT_MUL && op != MONT_SQR && op != MOD_EXP_CRT && n > 32) continue;
+      if ((op == MOD_EXP || op == MOD_EXP2) && n > 32) continue;
+      if (op != MUL && op != MUL_UNEVEN && op != SQR && n > MAX_LIMBS) continue;
       /* A first call resolves lazy bindings, whose stack use differs. No
        * loop: a counter could reach the stack through a saved register.
        * The modulus is public but for the CRT, whose primes it stands
@@ -210,6 +253,18 @@ static void check_operation(operation op, crisp_kernel kernel, const char *what)
     print_error("%s: %zu calls left secret-derived values in the stack\n", what, failures);
     fail();
   }
+}
+
+/* The plain products: their operands are secrets in a caller's RSA. */
+static void test_mul_wipes(void **state) {
+  (void)state;
+  check_operation(MUL, CRISP_KERNEL_BN_MUL, "bn_mul");
+  check_operation(MUL_UNEVEN, CRISP_KERNEL_BN_MUL, "bn_mul uneven");
+}
+
+static void test_sqr_wipes(void **state) {
+  (void)state;
+  check_operation(SQR, CRISP_KERNEL_BN_SQR, "bn_sqr");
 }
 
 static void test_mont_mul_wipes(void **state) {
@@ -243,7 +298,7 @@ static void test_mod_exp_crt_wipes(void **state) {
 }
 
 /* The key and its clamped r (RFC 8439 2.5). */
-static void plant_poly1305_key(const uint8_t key[32]) {
+static __attribute__((noinline)) void plant_poly1305_key(const uint8_t key[32]) {
   uint8_t r[16];
   memcpy(r, key, 16);
   for (int i = 3; i < 16; i += 4) r[i] &= 15;
@@ -255,6 +310,7 @@ static __attribute__((noinline)) void poly1305_once(const uint8_t *data, size_t 
   uint8_t tag[16];
   plant_poly1305_key(key);
   stack_below(0);
+  CLEAR_CALLEE_SAVED();
   crisp_poly1305(tag, data, len, key);
   stack_below(1);
 }
@@ -266,6 +322,7 @@ static __attribute__((noinline)) void poly1305_stream_once(const uint8_t *data, 
   uint8_t tag[16];
   plant_poly1305_key(key);
   stack_below(0);
+  CLEAR_CALLEE_SAVED();
   crisp_poly1305_init(&stream_ctx, key);
   for (size_t done = 0; done < len; done += 64)
     crisp_poly1305_update(&stream_ctx, data + done, len - done < 64 ? len - done : 64);
@@ -312,6 +369,7 @@ static __attribute__((noinline)) void aead_once(uint8_t *ct, const uint8_t *data
   uint8_t tag[16];
   plant(0, key, 32), plant(1, key, 0);
   stack_below(0);
+  CLEAR_CALLEE_SAVED();
   crisp_chacha20_poly1305_seal(ct, tag, data, len, NULL, 0, nonce, key);
   /* Forgeries (the tag is the other AEAD's), apart and in place: the two
    * take different one-shot paths. */
@@ -372,6 +430,8 @@ int main(void) {
   free(probe);
   stack_address = (uintptr_t)&probe;
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_teardown(test_mul_wipes, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mont_mul_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mont_sqr_wipes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp_wipes, test_teardown_unpin),

@@ -3,8 +3,12 @@
  * multiply-accumulate row per limb of the shorter operand. O(xn * yn). */
 #include "bn_word.h"
 #include "generic.h"
+#include "util.h"
 
-void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+/* The rows, as a call of their own: the compiler's spills of limbs and
+ * carries lie below crisp_bn_mul_generic's frame, where its scrub reaches. */
+static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *x, size_t xn,
+                                               const crisp_limb *y, size_t yn) {
   /* Longer rows amortise the per-row overhead: iterate over the shorter. */
   if (yn > xn) {
     const crisp_limb *t = x;
@@ -14,6 +18,11 @@ void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const c
   }
   z[xn] = bn_mul_row(z, x, xn, y[0]);
   for (size_t j = 1; j < yn; j++) z[xn + j] = bn_addmul_row(z + j, x, xn, y[j]);
+}
+
+void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+  mul_rows(z, x, xn, y, yn);
+  crisp_scrub_stack();
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_generic_impl = {

@@ -4,8 +4,11 @@
  * About n^2/2 limb multiplies against n^2 for a general product. */
 #include "bn_word.h"
 #include "generic.h"
+#include "util.h"
 
-void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
+/* The square, as a call of its own: the compiler's spills of limbs and
+ * carries lie below crisp_bn_sqr_generic's frame, where its scrub reaches. */
+static __attribute__((noinline)) void sqr_rows(crisp_limb *z, const crisp_limb *x, size_t n) {
   /* Cross products: row i adds x[i] * x[i+1..n) at limb 2i+1; its carry
    * lands on limb i+n, which no earlier row has reached. */
   z[0] = 0;
@@ -33,6 +36,11 @@ void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
     carry += sum < next;
     z[2 * i + 1] = sum;
   }
+}
+
+void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
+  sqr_rows(z, x, n);
+  crisp_scrub_stack();
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_generic_impl = {

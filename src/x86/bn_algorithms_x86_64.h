@@ -124,6 +124,19 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
   }
 }
 
+/* How much of the scratch crisp_bn_mul_equal(n, square) writes, which a
+ * wipe after it must cover and need not pass: 6 ceil(n/2) + 1 limbs at a
+ * Karatsuba level, then the most either half's products write after them
+ * (with the 32-limb square's exception, a shorter half may recurse where
+ * the longer does not). */
+static inline size_t crisp_karatsuba_scratch_used(size_t n, int square) {
+  if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) return 0;
+  const size_t low = n / 2, high = n - low;
+  const size_t deeper_low = crisp_karatsuba_scratch_used(low, square);
+  const size_t deeper_high = crisp_karatsuba_scratch_used(high, square);
+  return 6 * high + 1 + (deeper_low > deeper_high ? deeper_low : deeper_high);
+}
+
 /* x = x1 B^h + x0: x0 y1 + x1 y0 = x0 y0 + x1 y1 - (x1 - x0)(y1 - y0).
  * The signs of the two differences are masks; the middle term is then
  * x0 y0 + x1 y1 + (|dx||dy| xor M) + (M & 1) with M all ones exactly when the
@@ -168,7 +181,9 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 }
 
 /* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
- * longer operand when the shorter one is large enough, else schoolbook. */
+ * longer operand when the shorter one is large enough, else schoolbook.
+ * The operands may be secrets (a caller's RSA): Karatsuba's scratch and
+ * block are wiped, and its recursion's frames scrubbed. */
 static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                     size_t yn) {
   if (xn < yn) {
@@ -195,12 +210,16 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     const size_t rest = xn - done;
     CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
     unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
+    unsigned long long s; /* in memory (its address is taken): wiped after */
     for (size_t i = yn; i < rest + yn; i++) {
-      unsigned long long s;
       carry = _addcarry_u64(carry, block[i], 0, &s);
       z[done + i] = s;
     }
+    crisp_wipe(&s, sizeof s);
   }
+  crisp_wipe(scratch, crisp_karatsuba_scratch_used(yn, 0) * sizeof *scratch);
+  crisp_wipe(block, 2 * yn * sizeof *block);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
@@ -210,6 +229,8 @@ static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n
   }
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
   crisp_bn_karatsuba(z, x, x, n, scratch, 1);
+  crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
 /* Montgomery reduction of t[0..2n) (t < m R): r = t R^-1 mod m, fully

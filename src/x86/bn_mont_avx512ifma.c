@@ -137,24 +137,24 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
   }
 }
 
-/* The compiler spills vector registers near the top of the frames of
- * crisp_bn52_amm (from 10 vectors up the two accumulator halves outnumber
- * the 32 registers), of the two-lane products (bn_mod_exp2_avx512ifma.c)
- * and of crisp_bn52_to64_reduced. Called by the function that called
- * them, after the last one, this overwrites that stack: the top of its
- * array lies just below the caller's frame, where theirs were. amm's
- * frame grows with k (about 23k bytes at k = 80); a two-lane product's
- * reaches about 830 bytes at k = 20 (its frame, up to 56 bytes of
- * alignment to 64 and scalars kept in the 128-byte red zone below it). So
- * the top 24k + 512 bytes are wiped. Once per call of a public function:
- * per product it would cost a few percent of mod_exp. Never inlined: the
- * array must be a frame of its own. */
-#define SPILLED_FRAME_BYTES (24 * CRISP_BN52_MAX_LIMBS + 512) /* a multiple of 64 */
+/* The compiler spills vector registers in the frames of crisp_bn52_amm
+ * (from 10 vectors up the two accumulator halves outnumber the 32
+ * registers), of the two-lane products (bn_mod_exp2_avx512ifma.c) and of
+ * crisp_bn52_to64_reduced. Called by the function that called them, after
+ * the last one, this overwrites that stack: the top of its array lies just
+ * below the caller's frame, where theirs were. How deep they reach is the
+ * compiler's choice, not k's: one compiler gives each vector count its own
+ * frame (up to about 23k bytes), another inlines them all into one frame
+ * sized for the largest at every k. So the whole array is wiped, sized for
+ * the largest of these frames at k = 80 with room to spare (test_wipe runs
+ * under gcc and clang). Once per call of a public function: per product it
+ * would cost a few percent of mod_exp. Never inlined: the array must be a
+ * frame of its own. k is kept for the callers' sake. */
+#define SPILLED_FRAME_BYTES 4096 /* a multiple of 64 */
 __attribute__((noinline)) void crisp_bn52_wipe_frames(size_t k) {
+  (void)k;
   unsigned char frames[SPILLED_FRAME_BYTES];
-  size_t bytes = (24 * k + 512 + 63) / 64 * 64;
-  if (bytes > sizeof frames) bytes = sizeof frames;
-  wipe_lines(frames + sizeof frames - bytes, bytes);
+  wipe_lines(frames, sizeof frames);
 }
 
 static void from64_scalar(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {

@@ -21,7 +21,7 @@ static __attribute__((noinline)) void karatsuba_product(crisp_limb *product, con
                                                         size_t n, int square) {
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_BN_MONT_MAX_LIMBS)];
   crisp_bn_mul_equal(product, a, b, n, scratch, square);
-  crisp_wipe(scratch, CRISP_KARATSUBA_SCRATCH(n) * sizeof *scratch);
+  crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, square) * sizeof *scratch);
   crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 

@@ -34,7 +34,9 @@ void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
  * d0 = h0 r0 + h1 r1_fold, d1 = h0 r1 + h1 r0 + h2 r1_fold + d0 / 2^64, and
  * the bits from 2^128 up, d1 / 2^64 + h2 r0, fold back above 2^130 times 5.
  * Inline assembly because gcc 12 spills every __int128 and _addcarry_u64
- * form of this to the stack (about 1.5x slower per block). */
+ * form of this to the stack (about 1.5x slower per block). r0, r1 and
+ * r1_fold are register operands: given "rm", clang passes them from stack
+ * slots, which would leave the key's r in the frame. */
 static inline void block_step(uint64_t h[3], const uint8_t *block, uint64_t top, uint64_t r0, uint64_t r1,
                               uint64_t r1_fold) {
   uint64_t h0 = h[0], h1 = h[1], h2 = h[2], d0_low, d0_high, d1_high;
@@ -77,8 +79,8 @@ static inline void block_step(uint64_t h[3], const uint8_t *block, uint64_t top,
       "adcq $0, %[h2]"
       : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [d0_low] "=&r"(d0_low), [d0_high] "=&r"(d0_high),
         [d1_high] "=&r"(d1_high)
-      : [block] "r"(block), "m"(*(const uint8_t(*)[16])block), [top] "rm"(top), [r0] "rm"(r0), [r1] "rm"(r1),
-        [r1_fold] "rm"(r1_fold)
+      : [block] "r"(block),
+        "m"(*(const uint8_t(*)[16])block), [top] "rm"(top), [r0] "r"(r0), [r1] "r"(r1), [r1_fold] "r"(r1_fold)
       : "rax", "rdx", "cc");
   h[0] = d0_low, h[1] = h0, h[2] = h2;
 }
@@ -90,6 +92,10 @@ void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nbloc
   uint64_t h[3] = {st->h[0], st->h[1], st->h[2]};
   for (; nblocks; nblocks--, data += 16) block_step(h, data, top, r0, r1, r1_fold);
   st->h[0] = h[0], st->h[1] = h[1], st->h[2] = h[2];
+  /* rax and rdx end with halves of products: a caller may next push a dead
+   * register to align its stack (clang's push %rax), and so leave one of
+   * them in its frame. */
+  __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%edx, %%edx" : : : "rax", "rdx");
 }
 
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]) {
