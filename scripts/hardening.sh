@@ -184,7 +184,9 @@ expect_msan_report() {
 # load from a small table stays in L1 and costs the same for every index,
 # so the timing test is expected not to see the table plant: its result is
 # shown, not asserted. -Dplant_leak=key branches on bit 8 of p in the RSA
-# CRT (65536 extra loop steps when set): the timing test's target that varies
+# CRT (an extra exponentiation pair with a quarter of the exponents' limbs
+# when set, the same share of the work on every implementation): the
+# timing test's target that varies
 # the key (fixed against a pool) must report it for every bn_mod_exp2
 # implementation. The unplanted builds are the ct-msan, ct-timing and
 # constant-time stages.
