@@ -210,7 +210,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     const size_t rest = xn - done;
     CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
     unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
-    unsigned long long s; /* in memory (its address is taken): wiped after */
+    unsigned long long s; /* a sum of the secret product: wiped after, wherever it was kept */
     for (size_t i = yn; i < rest + yn; i++) {
       carry = _addcarry_u64(carry, block[i], 0, &s);
       z[done + i] = s;

@@ -227,7 +227,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
   crisp_bn52_amm(acc, acc, spare, m52, k, k0);
   crisp_bn52_to64_reduced(r, acc, k, m, n);
-  crisp_bn52_wipe_frames(k);
+  crisp_bn52_wipe_frames();
   crisp_wipe(scratch, limbs * sizeof(uint64_t));
   free(scratch);
   return CRISP_OK;

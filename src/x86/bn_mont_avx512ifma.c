@@ -143,16 +143,15 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
  * crisp_bn52_to64_reduced. Called by the function that called them, after
  * the last one, this overwrites that stack: the top of its array lies just
  * below the caller's frame, where theirs were. How deep they reach is the
- * compiler's choice, not k's: one compiler gives each vector count its own
- * frame (up to about 23k bytes), another inlines them all into one frame
- * sized for the largest at every k. So the whole array is wiped, sized for
- * the largest of these frames at k = 80 with room to spare (test_wipe runs
- * under gcc and clang). Once per call of a public function: per product it
- * would cost a few percent of mod_exp. Never inlined: the array must be a
- * frame of its own. k is kept for the callers' sake. */
+ * compiler's choice, not the size's: one compiler gives each vector count
+ * its own frame (about 23 bytes per digit), another inlines them all into
+ * one frame sized for the largest at every size. So the whole array is
+ * wiped, sized for the largest of these frames at 80 digits with room to
+ * spare (test_wipe runs under gcc and clang). Once per call of a public
+ * function: per product it would cost a few percent of mod_exp. Never
+ * inlined: the array must be a frame of its own. */
 #define SPILLED_FRAME_BYTES 4096 /* a multiple of 64 */
-__attribute__((noinline)) void crisp_bn52_wipe_frames(size_t k) {
-  (void)k;
+__attribute__((noinline)) void crisp_bn52_wipe_frames(void) {
   unsigned char frames[SPILLED_FRAME_BYTES];
   wipe_lines(frames, sizeof frames);
 }
@@ -284,7 +283,7 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_from64(m52, k, m, n, 0);
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
-  crisp_bn52_wipe_frames(k); /* not last: as a tail call it would run one frame higher */
+  crisp_bn52_wipe_frames(); /* not last: as a tail call it would run one frame higher */
   wipe_lines(operands, 2 * k * sizeof(uint64_t));
 }
 
