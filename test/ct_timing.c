@@ -592,8 +592,8 @@ int main(void) {
     setup_rsa_keys(16);
     for (size_t i = 0; i < count; i++) {
       ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
-      const target t = {"rsa_private", names[i], "key fixed/pool", 16, prepare_rsa_key, run_crt,
-                        RSA_KEY_SAMPLES};
+      const target t = {"rsa_private",   names[i], "key fixed/pool", 16,
+                        prepare_rsa_key, run_crt,  RSA_KEY_SAMPLES};
       report(&t, scale);
     }
     ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);

@@ -51,6 +51,30 @@ static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8
   return vectors > 4 ? _mm512_kunpackd(m[4], four) : (__mmask64)four;
 }
 
+/* The end of normalize_lane and normalize_lane_down2 (below, which says
+ * how it works): from the digits after one pass (below 2^52 + 2^12) and
+ * their generate and propagate masks, the carries still passed on are
+ * added and the digits stored. */
+static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, const __m512i digit[MAX_VECTORS],
+                                                               const __mmask8 generate[MAX_VECTORS],
+                                                               const __mmask8 propagate[MAX_VECTORS],
+                                                               const int vectors) {
+  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
+  const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
+  const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
+  const __m512i one = _mm512_set1_epi64(1);
+#pragma GCC unroll 5
+  for (int v = 0; v < vectors; v++) {
+    const __mmask8 lanes = (__mmask8)(v == 0   ? plus_one
+                                      : v == 1 ? _kshiftri_mask64(plus_one, 8)
+                                      : v == 2 ? _kshiftri_mask64(plus_one, 16)
+                                      : v == 3 ? _kshiftri_mask64(plus_one, 24)
+                                               : _kshiftri_mask64(plus_one, 32));
+    const __m512i sum = _mm512_mask_add_epi64(digit[v], lanes, digit[v], one);
+    _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
+  }
+}
+
 /* r = acc + carry (at position 0) with every digit below 2^52, for a
  * value below 2^(52 * 8 * vectors) whose digits are below 2^63, written
  * with whole-vector stores (which the next product's aligned loads of r
@@ -61,11 +85,6 @@ static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8
  * integer addition over one bit per digit, as in a carry-lookahead adder
  * (in mask registers, without a round trip through general registers).
  * No branch and no address depends on the digits. */
-static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, const __m512i digit[MAX_VECTORS],
-                                                                const __mmask8 generate[MAX_VECTORS],
-                                                                const __mmask8 propagate[MAX_VECTORS],
-                                                                const int vectors);
-
 static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
                                                                   uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
@@ -86,36 +105,16 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
   carry_digits(r, digit, generate, propagate, vectors);
 }
 
-/* The end of normalize_lane: digits below 2^52 + 2^12 after one pass,
- * generate and propagate their masks; the carries they still pass on are
- * added and the digits stored. */
-static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, const __m512i digit[MAX_VECTORS],
-                                                                const __mmask8 generate[MAX_VECTORS],
-                                                                const __mmask8 propagate[MAX_VECTORS],
-                                                                const int vectors) {
-  const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
-  const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
-  const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
-  const __m512i one = _mm512_set1_epi64(1);
-#pragma GCC unroll 5
-  for (int v = 0; v < vectors; v++) {
-    const __mmask8 lanes = (__mmask8)(v == 0   ? plus_one
-                                      : v == 1 ? _kshiftri_mask64(plus_one, 8)
-                                      : v == 2 ? _kshiftri_mask64(plus_one, 16)
-                                      : v == 3 ? _kshiftri_mask64(plus_one, 24)
-                                               : _kshiftri_mask64(plus_one, 32));
-    const __m512i sum = _mm512_mask_add_epi64(digit[v], lanes, digit[v], one);
-    _mm512_store_si512((__m512i *)r + v, _mm512_and_si512(sum, mask));
-  }
-}
-
 /* normalize_lane of the accumulator moved down two digits, from the
  * vectors before that move (pre): the low and high parts are split first
  * and each moved on its own, two and one digits, so the move and the pass
- * run side by side instead of one after the other. The carry into digit
- * 0 replaces the high part of the digit the move drops. */
-static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t *r, const __m512i pre[MAX_VECTORS],
-                                                                        uint64_t carry, const int vectors) {
+ * run side by side instead of one after the other. Digit 0's incoming
+ * high part would be that of the last reduced position, which the scalar
+ * chain has already carried: the carry takes its place. The two reduced
+ * positions' low parts and the first one's high part are dropped. */
+static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t *r,
+                                                                       const __m512i pre[MAX_VECTORS],
+                                                                       uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i low[MAX_VECTORS + 1], high[MAX_VECTORS + 1], digit[MAX_VECTORS];
   __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
@@ -140,14 +139,22 @@ static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t 
  * count as the immediate it must be. */
 static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __m512i low, const int lanes) {
   switch (lanes) {
-    case 1: return _mm512_alignr_epi64(high, low, 1);
-    case 2: return _mm512_alignr_epi64(high, low, 2);
-    case 3: return _mm512_alignr_epi64(high, low, 3);
-    case 4: return _mm512_alignr_epi64(high, low, 4);
-    case 5: return _mm512_alignr_epi64(high, low, 5);
-    case 6: return _mm512_alignr_epi64(high, low, 6);
-    case 7: return _mm512_alignr_epi64(high, low, 7);
-    default: return low;
+    case 1:
+      return _mm512_alignr_epi64(high, low, 1);
+    case 2:
+      return _mm512_alignr_epi64(high, low, 2);
+    case 3:
+      return _mm512_alignr_epi64(high, low, 3);
+    case 4:
+      return _mm512_alignr_epi64(high, low, 4);
+    case 5:
+      return _mm512_alignr_epi64(high, low, 5);
+    case 6:
+      return _mm512_alignr_epi64(high, low, 6);
+    case 7:
+      return _mm512_alignr_epi64(high, low, 7);
+    default:
+      return low;
   }
 }
 
@@ -301,11 +308,9 @@ static inline __attribute__((always_inline)) void ams2_reduce_first(__m512i acc[
   }
 }
 
-static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc[MAX_VECTORS], uint64_t *lane0,
-                                                                     uint64_t *carry, const uint64_t *shifted,
-                                                                     const uint64_t m0_up, const uint64_t m1,
-                                                                     const uint64_t k0, const int vectors,
-                                                                     const int move) {
+static inline __attribute__((always_inline)) void ams2_reduce_second(
+    __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *shifted, const uint64_t m0_up,
+    const uint64_t m1, const uint64_t k0, const int vectors, const int move) {
   const __m512i zero = _mm512_setzero_si512();
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
   const uint64_t dropped = ams2_dropped(*lane0);
@@ -346,12 +351,12 @@ static inline __attribute__((always_inline)) void ams2_reduce_second(__m512i acc
  * the accumulator stands for position k - 2 + p. */
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
-#define AMS2_REDUCE_PAIR(move)                                                                          \
-  do {                                                                                                  \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                                 \
-        ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);    \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                                 \
-        ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors, move);   \
+#define AMS2_REDUCE_PAIR(move)                                                                       \
+  do {                                                                                               \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
+        ams2_reduce_first(acc[l], &lane0[l], &carry[l], m[l], sh[l], m0[l], m1[l], k0[l], vectors);  \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
+        ams2_reduce_second(acc[l], &lane0[l], &carry[l], sh[l], m0[l], m1[l], k0[l], vectors, move); \
   } while (0)
 
 static inline __attribute__((always_inline)) void ams2_body(uint64_t *const r[2], const uint64_t *const a[2],
