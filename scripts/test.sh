@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/test.sh - the full crisp test suite, the one command CI runs.
 #
-#   bash scripts/test.sh            every stage: native, symbols, install,
-#                                   hardening (scripts/hardening.sh: sanitizers,
-#                                   valgrind, constant time, tsan, environment
-#                                   sweep, fuzzing), emulated x86 CPUs, arm64
+#   bash scripts/test.sh            every stage: native, symbols, mutants
+#                                   still applying, install, hardening
+#                                   (scripts/hardening.sh: sanitizers, valgrind,
+#                                   constant time, tsan, environment sweep,
+#                                   fuzzing), emulated x86 CPUs, arm64
 #   bash scripts/test.sh --quick    native stages only (no qemu, no arm64)
 #   bash scripts/test.sh --list     the stage names, in order
 #   bash scripts/test.sh STAGE...   only these stages (after the native build)
@@ -84,7 +85,7 @@ expect_output() {
 # fuzzing, tsan, ...): write stage_NAME, describe it in describe_stage, and
 # add NAME to the lists below.
 
-native_stages=(build native dispatch-cli symbols install cet)
+native_stages=(build native dispatch-cli symbols mutants-apply install cet)
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
 # Run only when named (bash scripts/test.sh mutate), never by default.
 optional_stages=(mutate)
@@ -100,6 +101,7 @@ describe_stage() {
     native) echo "meson test, native CPU" ;;
     dispatch-cli) echo "crisp info with CRYPTO_FORCE / CRYPTO_OPTIONS, native CPU" ;;
     symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0" ;;
+    mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/check_mutants.sh; no build)" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
     cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.sh)" ;;
     qemu64) echo "meson test under qemu-x86_64 -cpu qemu64 (SSE2 only)" ;;
@@ -200,6 +202,10 @@ stage_symbols() {
   soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
   echo "    SONAME $soname"
   [ "$soname" = libcrisp.so.0 ]
+}
+
+stage_mutants-apply() {
+  bash "$root/scripts/check_mutants.sh"
 }
 
 # Installs into a temporary tree and builds test/install/client.c against it
@@ -524,7 +530,7 @@ for arg in "$@"; do
       exit 0
       ;;
     -h | --help)
-      sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+      sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     -*)
