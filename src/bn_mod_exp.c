@@ -65,7 +65,6 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
   /* Out of Montgomery form: acc * 1 * R^-1, fully reduced by the kernel. */
   mul->mont_mul(tmp, acc, one, m, n, minv);
   memcpy(r, tmp, n * LIMB_BYTES);
-  crisp_scrub_stack_deep(CRISP_SCRUB_MONT_FRAMES);
 }
 
 /* The checks and the exponentiation, as a call of their own: every frame

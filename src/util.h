@@ -42,10 +42,6 @@ void crisp_scrub_stack_deep(size_t bytes);
  * call, a fraction of a microsecond against an exponentiation. */
 #define CRISP_SCRUB_EXP_BYTES(n) ((n) >= 32 ? (size_t)CRISP_SCRUB_DEEP_MAX : (size_t)16384)
 
-/* What a Montgomery product or square kernel and its callees reach: its
- * 2n-limb product array and 512 bytes below it. */
-#define CRISP_SCRUB_MONT_FRAMES (2 * CRISP_BN_MONT_MAX_LIMBS * sizeof(crisp_limb) + 512)
-
 /* Little-endian loads and stores. On little-endian targets a memcpy is one
  * move; gcc 12 does not always merge the portable byte form (it turned a
  * 16-byte tag store into ~80 byte shifts). */
