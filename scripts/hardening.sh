@@ -4,9 +4,10 @@
 # report), the stack-wipe test on a clang build, ThreadSanitizer, the
 # CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short libFuzzer run. Each
 # stage_NAME uses test.sh's helpers (configure, run_meson_test, list_tests,
-# crisp_tool) and build directories next to the native one: PREFIX-asan, PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT],
-# PREFIX-plant-PLANT, PREFIX-clang (and for planted-faults PREFIX-tsan-race,
-# PREFIX-asan-leak, PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
+# crisp_tool) and build directories next to the native one: PREFIX-asan,
+# PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT], PREFIX-plant-PLANT,
+# PREFIX-clang (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
+# PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
 # Longer runs (see README "Hardening"):
 #   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
@@ -186,10 +187,9 @@ expect_msan_report() {
 # shown, not asserted. -Dplant_leak=key branches on bit 8 of p in the RSA
 # CRT (an extra exponentiation pair with a quarter of the exponents' limbs
 # when set, the same share of the work on every implementation): the
-# timing test's target that varies
-# the key (fixed against a pool) must report it for every bn_mod_exp2
-# implementation. The unplanted builds are the ct-msan, ct-timing and
-# constant-time stages.
+# timing test's target that varies the key (fixed against a pool) must
+# report it for every bn_mod_exp2 implementation. The unplanted builds are
+# the ct-msan, ct-timing and constant-time stages.
 stage_ct-planted() {
   local failed=0 plant ifma=0 adx=0
   grep -qw avx512ifma /proc/cpuinfo && ifma=1

@@ -52,7 +52,7 @@ typedef unsigned __int128 crisp_dlimb;
 static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, size_t n) {
   crisp_limb shifted_out = 0;
   unsigned char carry = 0;
-  unsigned long long s; /* in memory (its address is taken): wiped after */
+  unsigned long long s; /* a sum of the secret square: wiped after, wherever it was kept */
   for (size_t i = 0; i < n; i++) {
     crisp_dlimb square = (crisp_dlimb)x[i] * x[i];
     crisp_limb low = z[2 * i], high = z[2 * i + 1];

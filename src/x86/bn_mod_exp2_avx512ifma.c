@@ -442,8 +442,8 @@ static amm2_fn *amm2_for(size_t k) {
  * (README, performance notes); there the ladder squares with amm2. */
 static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
 
-/* out[l] = table[l][index[l]] for both lanes: every entry of both tables is
- * read in full, the wanted one kept by an AND with an all-ones vector made
+/* out[l] = table[l][index[l]] for both lanes, entries a multiple of 8
+ * (windows of 3 bits or more): every entry of both tables is read in full, the wanted one kept by an AND with an all-ones vector made
  * by arithmetic (a masked load could skip the memory of the entries it
  * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
  * lanes' output vectors are built in one pass over the entries. Per group
@@ -477,7 +477,6 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
     }
 #pragma GCC unroll 8
     for (int t = 0; t < LANES; t++) {
-      if (group + (size_t)t >= entries) break; /* tables of fewer than 8 entries */
 #pragma GCC unroll 2
       for (int l = 0; l < 2; l++) {
         const __m512i keep = _mm512_permutexvar_epi64(lane_of[t], keeps[l]);
