@@ -9,7 +9,9 @@
 #              committed baseline (bash scripts/abi.sh --update after an
 #              intended change)
 #   man        docs/crisp.1 and docs/crisp.3 render without a groff warning
-#              and name every subcommand, option and exported function
+#              and name every subcommand, option and exported function;
+#              crisp.3's size and alignment of each context type are the
+#              compiler's
 #   opt-out    -Davx512=false -Davx512ifma=false -Dasm=false: the suite passes
 #              and nothing left out is in the library
 #   consumer   test/consumer as a meson subproject (through a wrap), with
@@ -67,6 +69,34 @@ expect_in_page() {
   echo "    $page_name: all $# $what"
 }
 
+# crisp.3 states each context type's size and alignment ("CRISP_MD5_CTX_SIZE
+# (128) bytes, 8-byte aligned" or "..., needs 8-byte alignment"): every
+# crisp_*_ctx of the headers has one such claim, and sizeof and _Alignof
+# from the headers agree with it.
+expect_context_layouts() {
+  local text=$1 claims types facts dir
+  claims=$(grep -oE 'CRISP_[A-Z0-9_]+_CTX_SIZE \([0-9]+\) bytes, (needs )?[0-9]+-byte align' <<<"$text" |
+    sed -E 's/^CRISP_([A-Z0-9_]+)_CTX_SIZE \(([0-9]+)\) bytes, (needs )?([0-9]+)-byte align$/\1 \2 \4/' |
+    tr 'A-Z' 'a-z' | sed 's/^/crisp_/; s/ /_ctx /' | sort)
+  types=$(grep -ohE '^\} crisp_[a-z0-9_]+_ctx;' "$root"/include/crisp/*.h | sed 's/^} //; s/;$//' | sort)
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/crisp-layout.XXXXXX")
+  {
+    echo '#include <stdio.h>'
+    echo '#include <crisp/crisp.h>'
+    echo 'int main(void) {'
+    for type in $types; do echo "  printf(\"$type %zu %zu\\n\", sizeof($type), _Alignof($type));"; done
+    echo '}'
+  } >"$dir/layout.c"
+  cc -std=c11 -I"$root/include" -I"$native_dir/include" -o "$dir/layout" "$dir/layout.c" && facts=$("$dir/layout" | sort)
+  rm -rf "$dir"
+  if [ -z "$facts" ] || [ "$claims" != "$facts" ]; then
+    echo "crisp.3's context sizes and alignments (type, size, alignment):" >&2
+    diff <(echo "$facts") <(echo "$claims") | sed -n 's/^> /    crisp.3 says: /p; s/^< /    compiler says: /p' >&2
+    return 1
+  fi
+  echo "    crisp.3: size and alignment of $(wc -l <<<"$facts") context types as compiled"
+}
+
 stage_man() {
   local crisp=$native_dir/tools/crisp bench=$native_dir/bench/crisp-bench
   local text1 text3
@@ -91,6 +121,7 @@ stage_man() {
   expect_in_page crisp.3 "$text3" "exported functions" \
     $(sed -n 's/^symbol \([a-z0-9_]*\)@.*/\1/p' "$root/scripts/abi/baseline.txt")
   expect_in_page crisp.3 "$text3" "build options" -Davx512=false -Davx512ifma=false -Dasm=false
+  expect_context_layouts "$text3"
 
   # Installed where man finds them.
   local dest
