@@ -264,7 +264,8 @@ static int parse(int argc, char **argv, struct options *options) {
   options->settings.peers = options->peers;
   if (options->tune && (options->sweep || options->peers || options->kernels || options->impl ||
                         options->settings.json || options->check || options->settings.chunk))
-    return usage_error("--tune takes only --time");
+    return usage_error(
+        "%s", strcmp(program, "crisp tune") ? "--tune takes only --time" : "its only option is --time");
   return 0;
 }
 

@@ -200,6 +200,12 @@ tune() {
 }
 expect_status 0 "crisp tune --help" -- tune --help
 expect_status 2 "crisp tune with a bench option" -- tune --peers
+# Its messages name crisp tune, the command the user typed.
+tune --peers > /dev/null 2> "$work/tune.err"
+if [ "$(grep -v '^qemu-' "$work/tune.err")" = "crisp tune: its only option is --time
+Try 'crisp tune --help' for more information." ]; then pass; else
+  fail "crisp tune usage error: '$(cat "$work/tune.err")'"
+fi
 tune --time 1 > "$work/tune" 2> "$work/tune.err"; status=$?
 pins=$(tail -n 1 "$work/tune")
 if [ $status = 0 ] && [[ $pins == CRYPTO_IMPL=* ]]; then pass; else fail "crisp tune: exit $status, last line '$pins'"; fi
