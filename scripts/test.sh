@@ -272,14 +272,25 @@ stage_install() {
   grep -v -e 'statically linked applications requires at runtime' -e 'in function' "$dest/static.log" || true
   "$dest/client-static" | sed 's/^/      /'
 
-  # The installed command runs from the installed library, and its bench
-  # subcommand finds the installed crisp-bench beside it.
-  LD_LIBRARY_PATH=$libdir "$dest$prefix/bin/crisp" info | sed 's/^/      /'
+  # The installed command runs from the installed library without
+  # LD_LIBRARY_PATH (its RUNPATH leads from bin to the libdir, wherever the
+  # tree is), and its bench subcommand finds the installed crisp-bench
+  # beside it, which loads the same library.
   [ -x "$dest$prefix/bin/crisp-bench" ] || {
     echo "crisp-bench not installed beside crisp" >&2
     return 1
   }
-  LD_LIBRARY_PATH=$libdir PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
+  local program loaded
+  for program in crisp crisp-bench; do
+    loaded=$(env -u LD_LIBRARY_PATH ldd "$dest$prefix/bin/$program" | sed -n 's|.*libcrisp\.so\.0 => \(/[^ ]*\) .*|\1|p')
+    if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$libdir/libcrisp.so.0")" ]; then
+      echo "the installed $program does not load the installed libcrisp.so.0 without LD_LIBRARY_PATH" \
+        "(loads '${loaded:-nothing}'; RUNPATH: $(readelf -d "$dest$prefix/bin/$program" | grep -E 'R(UN)?PATH'))" >&2
+      return 1
+    fi
+  done
+  env -u LD_LIBRARY_PATH "$dest$prefix/bin/crisp" info | sed 's/^/      /'
+  env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
   # The crisp command needs no peer library; only crisp-bench links them.
   local needed
   needed=$(readelf -d "$dest$prefix/bin/crisp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
