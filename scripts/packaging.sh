@@ -97,6 +97,28 @@ expect_context_layouts() {
   echo "    crisp.3: size and alignment of $(wc -l <<<"$facts") context types as compiled"
 }
 
+# Every one-line description of crisp (crisp --help, crisp.pc, the NAME
+# lines of crisp(1) and crisp(3)) names each thing the headers offer: md5.h,
+# poly1305.h, chacha20poly1305.h (ChaCha20 and both AEADs), bn.h.
+expect_descriptions() {
+  local text1=$1 text3=$2 missing=0 name text
+  local primitives=(MD5 Poly1305 ChaCha20 ChaCha20-Poly1305 XChaCha20-Poly1305 'big.integers?')
+  for name in "crisp --help" crisp.pc crisp.1 crisp.3; do
+    case $name in
+      "crisp --help") text=$("$native_dir/tools/crisp" --help | sed -n '2,/^$/p' | tr '\n' ' ') ;;
+      crisp.pc) text=$(sed -n 's/^Description: //p' "$root/packaging/crisp.pc.in") ;;
+      crisp.1) text=$(sed -n '/^NAME/,/^[A-Z]/p' <<<"$text1" | tr '\n' ' ') ;;
+      crisp.3) text=$(sed -n '/^NAME/,/^[A-Z]/p' <<<"$text3" | tr '\n' ' ') ;;
+    esac
+    for word in "${primitives[@]}"; do
+      grep -qE -- "(^|[^A-Za-z0-9-])$word([^A-Za-z0-9-]|\$)" <<<"$text" && continue
+      echo "the description in $name lacks '$word': $text" >&2
+      missing=1
+    done
+  done
+  [ "$missing" = 0 ] && echo "    crisp --help, crisp.pc, crisp.1, crisp.3: every primitive described"
+}
+
 stage_man() {
   local crisp=$native_dir/tools/crisp bench=$native_dir/bench/crisp-bench
   local text1 text3
@@ -122,6 +144,7 @@ stage_man() {
     $(sed -n 's/^symbol \([a-z0-9_]*\)@.*/\1/p' "$root/scripts/abi/baseline.txt")
   expect_in_page crisp.3 "$text3" "build options" -Davx512=false -Davx512ifma=false -Dasm=false
   expect_context_layouts "$text3"
+  expect_descriptions "$text1" "$text3"
 
   # Installed where man finds them.
   local dest

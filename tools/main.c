@@ -27,7 +27,8 @@ static const struct subcommand subcommands[] = {
 static void help(FILE *out) {
   fprintf(out,
           "Usage: crisp COMMAND [ARGS]...\n"
-          "Hot cryptographic kernels (MD5, Poly1305, big integers) with run-time CPU dispatch.\n\n"
+          "Hot cryptographic kernels (MD5, Poly1305, ChaCha20, the ChaCha20-Poly1305 and\n"
+          "XChaCha20-Poly1305 AEADs, big integers) with run-time CPU dispatch.\n\n"
           "Commands:\n");
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
     fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
