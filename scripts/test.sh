@@ -150,12 +150,19 @@ expect_kernels() {
   done
 }
 
-# Runs crisp info with the given environment; expects exit status 2 and
-# exactly one "crisp: " line from the library on stderr.
+# Runs crisp info with the given environment; expects exit status 2,
+# exactly one "crisp: " line from the library on stderr, and a level line
+# whose reason, in parentheses, holds none of its own.
 expect_one_warning() {
-  local status=0 stderr
+  local status=0 stderr level
   stderr=$(env "$@" "$(crisp_tool)" info 2>&1 >/dev/null) || status=$?
   printf '%s\n' "$stderr" | sed 's/^/    stderr: /'
+  level=$(env "$@" "$(crisp_tool)" info 2>/dev/null | grep '^level: ' || true)
+  echo "    $level"
+  grep -Eqx 'level: [a-z0-9_-]+ \([^()]+\)' <<<"$level" || {
+    echo "with $*: expected one line 'level: LEVEL (REASON)', REASON without parentheses" >&2
+    return 1
+  }
   [ "$status" -eq 2 ] || {
     echo "with $*: exit $status, expected 2" >&2
     return 1
@@ -448,8 +455,8 @@ expect_emulated_info() {
     echo "expected the exact line 'features: $features'" >&2
     return 1
   }
-  grep -Eqx "level: $want_level \(.*\)" <<<"$stdout" || {
-    echo "expected a line 'level: $want_level (...)'" >&2
+  grep -Eqx "level: $want_level \([^()]+\)" <<<"$stdout" || {
+    echo "expected a line 'level: $want_level (REASON)', REASON without parentheses" >&2
     return 1
   }
   diff <(tail -n +2 <<<"$expected") <(grep -E '^[a-z0-9_]+: ' <<<"$stdout" | grep -Ev '^(cpu|uarch|features|levels|level): ') || {

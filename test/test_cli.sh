@@ -169,6 +169,13 @@ sed '1,/^level: /d; /^ /d; s/: .*//' "$work/info" | cmp -s - "$work/kernels" && 
   fail "crisp info --kernels does not name exactly the kernels crisp info lists"
 expect_status 0 "crisp info --all" -- crisp info --all
 expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no-such-level ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info
+# The level line gives its reason in one pair of parentheses, whatever the
+# request: a level that is no level, and each level (refused on a CPU, or
+# an emulated one, that lacks it).
+for force in no-such-level $(sed -n 's/^levels: //p' "$work/info"); do
+  level=$(env CRYPTO_FORCE=$force ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info 2> /dev/null | grep '^level: ')
+  grep -Eqx 'level: [a-z0-9_-]+ \([^()]+\)' <<<"$level" && pass || fail "CRYPTO_FORCE=$force: '$level'"
+done
 
 # Usage errors, help, version.
 expect_status 2 "no command" -- crisp
