@@ -17,7 +17,8 @@
 #   consumer   test/consumer as a meson subproject (through a wrap), with
 #              meson and crisp.pc, with CMake, with plain cc: shared and static
 #   relocated  the installed tree copied to another prefix and the original
-#              removed: pkg-config and CMake still build the consumer
+#              removed: pkg-config and CMake still build the consumer, and
+#              the commands start without LD_LIBRARY_PATH
 
 packaging_stages=(abi man opt-out consumer relocated)
 
@@ -439,5 +440,17 @@ stage_relocated() {
     return 1
   }
   echo "    pkg-config (also --define-prefix): $plain"
+  # The moved commands start without LD_LIBRARY_PATH, on the moved library
+  # (their RUNPATH is relative to their own folder).
+  local program loaded
+  for program in crisp crisp-bench; do
+    loaded=$(env -u LD_LIBRARY_PATH ldd "$moved/bin/$program" | sed -n 's|.*libcrisp\.so\.0 => \(/[^ ]*\) .*|\1|p')
+    [ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$libdir/libcrisp.so.0")" ] &&
+      env -u LD_LIBRARY_PATH "$moved/bin/$program" --version >/dev/null || {
+      echo "the moved $program does not start on the moved libcrisp.so.0 (loads '${loaded:-nothing}')" >&2
+      return 1
+    }
+  done
+  echo "    bin/crisp and bin/crisp-bench start on the moved library without LD_LIBRARY_PATH"
   build_consumers_from "$moved" "$libdir" "$work" 0 "(moved)"
 }
