@@ -14,8 +14,7 @@
 #include "bench.h"
 
 #define MAX_ROWS 32
-/* Usage errors exit with 2, like every crisp subcommand. */
-#define EXIT_USAGE 2
+/* Usage errors exit with EXIT_USAGE (cli.h), like every crisp subcommand. */
 /* Messages carry the name users type, whichever way the bench was started:
  * crisp tune runs crisp-bench --tune. */
 static const char *program = "crisp bench";
