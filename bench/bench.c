@@ -1,19 +1,23 @@
 /* bench/bench.c - crisp-bench, the program behind `crisp bench`: options,
  * which rows each case gets (crisp implementations, peers), and the loop
  * that measures and reports the specs of bench/kernel_cases.c size by size. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../tools/cli.h"
+#include "../tools/close_stdout.h"
 #include "bench.h"
 
 #define MAX_ROWS 32
-/* Usage errors exit with 2, like every crisp subcommand. */
-#define EXIT_USAGE 2
-/* Messages carry the name users type, whichever way the bench was started. */
-#define PROGRAM "crisp bench"
+/* Usage errors exit with EXIT_USAGE (cli.h), like every crisp subcommand. */
+/* Messages carry the name users type, whichever way the bench was started:
+ * crisp tune runs crisp-bench --tune. */
+static const char *program = "crisp bench";
 
 struct options {
   const char *kernels; /* comma-separated labels, NULL: all */
@@ -26,7 +30,7 @@ static void print_error(const char *format, ...) __attribute__((format(printf, 1
 static void print_error(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fprintf(stderr, PROGRAM ": ");
+  fprintf(stderr, "%s: ", program);
   vfprintf(stderr, format, args);
   fputc('\n', stderr);
   va_end(args);
@@ -36,11 +40,11 @@ static int usage_error(const char *format, ...) __attribute__((format(printf, 1,
 static int usage_error(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fprintf(stderr, PROGRAM ": ");
+  fprintf(stderr, "%s: ", program);
   vfprintf(stderr, format, args);
   fputc('\n', stderr);
   va_end(args);
-  fprintf(stderr, "Try '" PROGRAM " --help' for more information.\n");
+  fprintf(stderr, "Try '%s --help' for more information.\n", program);
   return EXIT_USAGE;
 }
 
@@ -259,7 +263,8 @@ static int parse(int argc, char **argv, struct options *options) {
   options->settings.peers = options->peers;
   if (options->tune && (options->sweep || options->peers || options->kernels || options->impl ||
                         options->settings.json || options->check || options->settings.chunk))
-    return usage_error("--tune takes only --time");
+    return usage_error(
+        "%s", strcmp(program, "crisp tune") ? "--tune takes only --time" : "its only option is --time");
   return 0;
 }
 
@@ -296,7 +301,7 @@ static void report_missing_specs(void) {
             crisp_kernel_name((crisp_kernel)k));
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   struct options options = {NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
@@ -331,4 +336,16 @@ int main(int argc, char **argv) {
   }
   bench_report_end(&options.settings);
   return status;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--tune")) program = "crisp tune";
+  /* Before any file is opened, so none lands on a closed stdout. */
+  cli_reserve_standard_descriptors();
+  const int status = run(argc, argv);
+  /* Output that did not reach stdout fails the run, as in the crisp command. */
+  if (cli_close_stdout(cli_descriptor_was_closed(STDOUT_FILENO)) == 0) return status;
+  const int error = errno;
+  print_error("write error%s%s", error ? ": " : "", error ? strerror(error) : "");
+  return 1;
 }

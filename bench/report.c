@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tools/close_stdout.h"
 #include "bench.h"
 
 static int first_json_row;
@@ -87,7 +88,7 @@ void bench_report_case(const bench_case *c, const bench_row *rows, size_t count,
     if (settings->json) json_row(c, &rows[r]);
     else table_row(c, &rows[r], size);
   }
-  fflush(stdout);
+  cli_flush_stdout();
 }
 
 void bench_report_end(const bench_settings *settings) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../tools/close_stdout.h"
 #include "bench.h"
 
 #define MIN_LENGTH 16
@@ -129,7 +130,7 @@ static void print_length(const bench_case *c, const sweep_rows *s, int first, co
     if (behind) printf("  BEHIND (%s)", rows[fastest_of(rows, s->impls + 1, s->count)].routine->source);
     printf("\n");
   }
-  fflush(stdout);
+  cli_flush_stdout();
 }
 
 /* Measures one length; a length that looks low or behind is measured once

@@ -9,13 +9,16 @@
 #              committed baseline (bash scripts/abi.sh --update after an
 #              intended change)
 #   man        docs/crisp.1 and docs/crisp.3 render without a groff warning
-#              and name every subcommand, option and exported function
+#              and name every subcommand, option and exported function;
+#              crisp.3's size and alignment of each context type are the
+#              compiler's
 #   opt-out    -Davx512=false -Davx512ifma=false -Dasm=false: the suite passes
 #              and nothing left out is in the library
 #   consumer   test/consumer as a meson subproject (through a wrap), with
 #              meson and crisp.pc, with CMake, with plain cc: shared and static
 #   relocated  the installed tree copied to another prefix and the original
-#              removed: pkg-config and CMake still build the consumer
+#              removed: pkg-config and CMake still build the consumer, and
+#              the commands start without LD_LIBRARY_PATH
 
 packaging_stages=(abi man opt-out consumer relocated)
 
@@ -67,6 +70,56 @@ expect_in_page() {
   echo "    $page_name: all $# $what"
 }
 
+# crisp.3 states each context type's size and alignment ("CRISP_MD5_CTX_SIZE
+# (128) bytes, 8-byte aligned" or "..., needs 8-byte alignment"): every
+# crisp_*_ctx of the headers has one such claim, and sizeof and _Alignof
+# from the headers agree with it.
+expect_context_layouts() {
+  local text=$1 claims types facts dir
+  claims=$(grep -oE 'CRISP_[A-Z0-9_]+_CTX_SIZE \([0-9]+\) bytes, (needs )?[0-9]+-byte align' <<<"$text" |
+    sed -E 's/^CRISP_([A-Z0-9_]+)_CTX_SIZE \(([0-9]+)\) bytes, (needs )?([0-9]+)-byte align$/\1 \2 \4/' |
+    tr 'A-Z' 'a-z' | sed 's/^/crisp_/; s/ /_ctx /' | sort)
+  types=$(grep -ohE '^\} crisp_[a-z0-9_]+_ctx;' "$root"/include/crisp/*.h | sed 's/^} //; s/;$//' | sort)
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/crisp-layout.XXXXXX")
+  {
+    echo '#include <stdio.h>'
+    echo '#include <crisp/crisp.h>'
+    echo 'int main(void) {'
+    for type in $types; do echo "  printf(\"$type %zu %zu\\n\", sizeof($type), _Alignof($type));"; done
+    echo '}'
+  } >"$dir/layout.c"
+  cc -std=c11 -I"$root/include" -I"$native_dir/include" -o "$dir/layout" "$dir/layout.c" && facts=$("$dir/layout" | sort)
+  rm -rf "$dir"
+  if [ -z "$facts" ] || [ "$claims" != "$facts" ]; then
+    echo "crisp.3's context sizes and alignments (type, size, alignment):" >&2
+    diff <(echo "$facts") <(echo "$claims") | sed -n 's/^> /    crisp.3 says: /p; s/^< /    compiler says: /p' >&2
+    return 1
+  fi
+  echo "    crisp.3: size and alignment of $(wc -l <<<"$facts") context types as compiled"
+}
+
+# Every one-line description of crisp (crisp --help, crisp.pc, the NAME
+# lines of crisp(1) and crisp(3)) names each thing the headers offer: md5.h,
+# poly1305.h, chacha20poly1305.h (ChaCha20 and both AEADs), bn.h.
+expect_descriptions() {
+  local text1=$1 text3=$2 missing=0 name text
+  local primitives=(MD5 Poly1305 ChaCha20 ChaCha20-Poly1305 XChaCha20-Poly1305 'big.integers?')
+  for name in "crisp --help" crisp.pc crisp.1 crisp.3; do
+    case $name in
+      "crisp --help") text=$("$native_dir/tools/crisp" --help | sed -n '2,/^$/p' | tr '\n' ' ') ;;
+      crisp.pc) text=$(sed -n 's/^Description: //p' "$root/packaging/crisp.pc.in") ;;
+      crisp.1) text=$(sed -n '/^NAME/,/^[A-Z]/p' <<<"$text1" | tr '\n' ' ') ;;
+      crisp.3) text=$(sed -n '/^NAME/,/^[A-Z]/p' <<<"$text3" | tr '\n' ' ') ;;
+    esac
+    for word in "${primitives[@]}"; do
+      grep -qE -- "(^|[^A-Za-z0-9-])$word([^A-Za-z0-9-]|\$)" <<<"$text" && continue
+      echo "the description in $name lacks '$word': $text" >&2
+      missing=1
+    done
+  done
+  [ "$missing" = 0 ] && echo "    crisp --help, crisp.pc, crisp.1, crisp.3: every primitive described"
+}
+
 stage_man() {
   local crisp=$native_dir/tools/crisp bench=$native_dir/bench/crisp-bench
   local text1 text3
@@ -91,6 +144,8 @@ stage_man() {
   expect_in_page crisp.3 "$text3" "exported functions" \
     $(sed -n 's/^symbol \([a-z0-9_]*\)@.*/\1/p' "$root/scripts/abi/baseline.txt")
   expect_in_page crisp.3 "$text3" "build options" -Davx512=false -Davx512ifma=false -Dasm=false
+  expect_context_layouts "$text3"
+  expect_descriptions "$text1" "$text3"
 
   # Installed where man finds them.
   local dest
@@ -385,5 +440,17 @@ stage_relocated() {
     return 1
   }
   echo "    pkg-config (also --define-prefix): $plain"
+  # The moved commands start without LD_LIBRARY_PATH, on the moved library
+  # (their RUNPATH is relative to their own folder).
+  local program loaded
+  for program in crisp crisp-bench; do
+    loaded=$(env -u LD_LIBRARY_PATH ldd "$moved/bin/$program" | sed -n 's|.*libcrisp\.so\.0 => \(/[^ ]*\) .*|\1|p')
+    [ -n "$loaded" ] && [ "$(realpath "$loaded")" = "$(realpath "$libdir/libcrisp.so.0")" ] &&
+      env -u LD_LIBRARY_PATH "$moved/bin/$program" --version >/dev/null || {
+      echo "the moved $program does not start on the moved libcrisp.so.0 (loads '${loaded:-nothing}')" >&2
+      return 1
+    }
+  done
+  echo "    bin/crisp and bin/crisp-bench start on the moved library without LD_LIBRARY_PATH"
   build_consumers_from "$moved" "$libdir" "$work" 0 "(moved)"
 }

@@ -150,12 +150,19 @@ expect_kernels() {
   done
 }
 
-# Runs crisp info with the given environment; expects exit status 2 and
-# exactly one "crisp: " line from the library on stderr.
+# Runs crisp info with the given environment; expects exit status 2,
+# exactly one "crisp: " line from the library on stderr, and a level line
+# whose reason, in parentheses, holds none of its own.
 expect_one_warning() {
-  local status=0 stderr
+  local status=0 stderr level
   stderr=$(env "$@" "$(crisp_tool)" info 2>&1 >/dev/null) || status=$?
   printf '%s\n' "$stderr" | sed 's/^/    stderr: /'
+  level=$(env "$@" "$(crisp_tool)" info 2>/dev/null | grep '^level: ' || true)
+  echo "    $level"
+  grep -Eqx 'level: [a-z0-9_-]+ \([^()]+\)' <<<"$level" || {
+    echo "with $*: expected one line 'level: LEVEL (REASON)', REASON without parentheses" >&2
+    return 1
+  }
   [ "$status" -eq 2 ] || {
     echo "with $*: exit $status, expected 2" >&2
     return 1
@@ -272,14 +279,25 @@ stage_install() {
   grep -v -e 'statically linked applications requires at runtime' -e 'in function' "$dest/static.log" || true
   "$dest/client-static" | sed 's/^/      /'
 
-  # The installed command runs from the installed library, and its bench
-  # subcommand finds the installed crisp-bench beside it.
-  LD_LIBRARY_PATH=$libdir "$dest$prefix/bin/crisp" info | sed 's/^/      /'
+  # The installed command runs from the installed library without
+  # LD_LIBRARY_PATH (its RUNPATH leads from bin to the libdir, wherever the
+  # tree is), and its bench subcommand finds the installed crisp-bench
+  # beside it, which loads the same library.
   [ -x "$dest$prefix/bin/crisp-bench" ] || {
     echo "crisp-bench not installed beside crisp" >&2
     return 1
   }
-  LD_LIBRARY_PATH=$libdir PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
+  local program loaded
+  for program in crisp crisp-bench; do
+    loaded=$(env -u LD_LIBRARY_PATH ldd "$dest$prefix/bin/$program" | sed -n 's|.*libcrisp\.so\.0 => \(/[^ ]*\) .*|\1|p')
+    if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$libdir/libcrisp.so.0")" ]; then
+      echo "the installed $program does not load the installed libcrisp.so.0 without LD_LIBRARY_PATH" \
+        "(loads '${loaded:-nothing}'; RUNPATH: $(readelf -d "$dest$prefix/bin/$program" | grep -E 'R(UN)?PATH'))" >&2
+      return 1
+    fi
+  done
+  env -u LD_LIBRARY_PATH "$dest$prefix/bin/crisp" info | sed 's/^/      /'
+  env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
   # The crisp command needs no peer library; only crisp-bench links them.
   local needed
   needed=$(readelf -d "$dest$prefix/bin/crisp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
@@ -437,8 +455,8 @@ expect_emulated_info() {
     echo "expected the exact line 'features: $features'" >&2
     return 1
   }
-  grep -Eqx "level: $want_level \(.*\)" <<<"$stdout" || {
-    echo "expected a line 'level: $want_level (...)'" >&2
+  grep -Eqx "level: $want_level \([^()]+\)" <<<"$stdout" || {
+    echo "expected a line 'level: $want_level (REASON)', REASON without parentheses" >&2
     return 1
   }
   diff <(tail -n +2 <<<"$expected") <(grep -E '^[a-z0-9_]+: ' <<<"$stdout" | grep -Ev '^(cpu|uarch|features|levels|level): ') || {

@@ -169,6 +169,13 @@ sed '1,/^level: /d; /^ /d; s/: .*//' "$work/info" | cmp -s - "$work/kernels" && 
   fail "crisp info --kernels does not name exactly the kernels crisp info lists"
 expect_status 0 "crisp info --all" -- crisp info --all
 expect_status 2 "crisp info with an unknown CRYPTO_FORCE" -- env CRYPTO_FORCE=no-such-level ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info
+# The level line gives its reason in one pair of parentheses, whatever the
+# request: a level that is no level, and each level (refused on a CPU, or
+# an emulated one, that lacks it).
+for force in no-such-level $(sed -n 's/^levels: //p' "$work/info"); do
+  level=$(env CRYPTO_FORCE=$force ${CRISP_TEST_WRAPPER:-} "$crisp_binary" info 2> /dev/null | grep '^level: ')
+  grep -Eqx 'level: [a-z0-9_-]+ \([^()]+\)' <<<"$level" && pass || fail "CRYPTO_FORCE=$force: '$level'"
+done
 
 # Usage errors, help, version.
 expect_status 2 "no command" -- crisp
@@ -200,6 +207,12 @@ tune() {
 }
 expect_status 0 "crisp tune --help" -- tune --help
 expect_status 2 "crisp tune with a bench option" -- tune --peers
+# Its messages name crisp tune, the command the user typed.
+tune --peers > /dev/null 2> "$work/tune.err"
+if [ "$(grep -v '^qemu-' "$work/tune.err")" = "crisp tune: its only option is --time
+Try 'crisp tune --help' for more information." ]; then pass; else
+  fail "crisp tune usage error: '$(cat "$work/tune.err")'"
+fi
 tune --time 1 > "$work/tune" 2> "$work/tune.err"; status=$?
 pins=$(tail -n 1 "$work/tune")
 if [ $status = 0 ] && [[ $pins == CRYPTO_IMPL=* ]]; then pass; else fail "crisp tune: exit $status, last line '$pins'"; fi

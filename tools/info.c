@@ -31,9 +31,8 @@ static void list_all(crisp_kernel kernel) {
   }
 }
 
-static int list_kernels(void) {
+static void list_kernels(void) {
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) printf("%s\n", crisp_kernel_name((crisp_kernel)k));
-  return fflush(stdout) != 0;
 }
 
 int cli_info(int argc, char **argv) {
@@ -48,7 +47,10 @@ int cli_info(int argc, char **argv) {
     else return cli_usage_error("unexpected argument %s", cli_quote_argument(argv[i]));
   }
   if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
-  if (kernels_only) return list_kernels();
+  if (kernels_only) {
+    list_kernels();
+    return 0;
+  }
   printf("cpu: %s\n", crisp_cpu_brand());
   printf("uarch: %s\n", crisp_cpu_uarch());
   printf("features: %s\n", crisp_cpu_features());
@@ -59,7 +61,7 @@ int cli_info(int argc, char **argv) {
     printf("    why: %s\n", crisp_impl_reason((crisp_kernel)k));
     if (all) list_all((crisp_kernel)k);
   }
-  if (fflush(stdout) != 0) return 1;
+  /* A write error is reported by main, after this. */
   const int status = crisp_env_status();
   if (status != CRISP_OK) {
     cli_error("the environment's dispatch request was not honoured as written: %s", crisp_strerror(status));

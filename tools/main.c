@@ -1,11 +1,14 @@
 /* tools/main.c - the crisp command: picks the subcommand and prints the
- * top-level help and version. */
+ * top-level help and version; a failed write to stdout fails any command. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <crisp/version.h>
 
 #include "cli.h"
+#include "close_stdout.h"
 
 struct subcommand {
   const char *name;
@@ -24,7 +27,8 @@ static const struct subcommand subcommands[] = {
 static void help(FILE *out) {
   fprintf(out,
           "Usage: crisp COMMAND [ARGS]...\n"
-          "Hot cryptographic kernels (MD5, Poly1305, big integers) with run-time CPU dispatch.\n\n"
+          "Hot cryptographic kernels (MD5, Poly1305, ChaCha20, the ChaCha20-Poly1305 and\n"
+          "XChaCha20-Poly1305 AEADs, big integers) with run-time CPU dispatch.\n\n"
           "Commands:\n");
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
     fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
@@ -34,7 +38,8 @@ static void help(FILE *out) {
           "sends single kernels to their generic implementation; CRYPTO_IMPL=kernel:impl,... pins kernels.\n");
 }
 
-int main(int argc, char **argv) {
+/* Runs the command line's command; returns its exit status. */
+static int run(int argc, char **argv) {
   if (argc < 2) {
     help(stderr);
     return EXIT_USAGE;
@@ -58,4 +63,16 @@ int main(int argc, char **argv) {
     return subcommands[i].run(argc - 1, argv + 1);
   }
   return cli_usage_error("unknown command %s", cli_quote_argument(command));
+}
+
+int main(int argc, char **argv) {
+  /* Before any file is opened, so none lands on a closed stdout. */
+  cli_reserve_standard_descriptors();
+  const int status = run(argc, argv);
+  /* Output that did not reach stdout fails the command, as in coreutils:
+   * exit status 1 and the reason, when it is known. */
+  if (cli_close_stdout(cli_descriptor_was_closed(STDOUT_FILENO)) == 0) return status;
+  const int error = errno;
+  fprintf(stderr, "%s: write error%s%s\n", cli_program, error ? ": " : "", error ? strerror(error) : "");
+  return 1;
 }

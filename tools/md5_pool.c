@@ -70,10 +70,7 @@ struct slot {
   int in_use;
   int fd;
   int is_stdin;
-  uint64_t known_size; /* st_size of a regular file, else 0 (read until EOF, as
-                          for /proc files, which report 0) */
-  uint64_t total;      /* bytes read so far */
-  size_t entry;        /* ring position of this file */
+  size_t entry; /* ring position of this file */
   uint8_t *buffer;
 };
 
@@ -192,11 +189,7 @@ static int slot_open(struct worker *worker, size_t index) {
   size_t i = 0;
   while (worker->slots[i].in_use) i++;
   struct slot *slot = &worker->slots[i];
-  struct stat info;
-  slot->known_size = 0;
-  if (!entry->sequential && fstat(fd, &info) == 0 && S_ISREG(info.st_mode))
-    slot->known_size = (uint64_t)info.st_size;
-  slot->in_use = 1, slot->fd = fd, slot->is_stdin = is_stdin, slot->total = 0, slot->entry = index;
+  slot->in_use = 1, slot->fd = fd, slot->is_stdin = is_stdin, slot->entry = index;
   crisp_md5_init(&worker->contexts[i]);
   worker->active++;
   return 0;
@@ -236,9 +229,9 @@ static void open_pending(struct worker *worker) {
 }
 
 /* Reads the slot's next chunk; returns its length, *ended set at the end of
- * the file or on an error. A regular file whose known size has been read
- * counts as ended without one more read() returning 0; a file without a
- * known size is read until EOF. */
+ * the file or on an error. Every file, regular or not, ends only when read()
+ * returns 0: its size at open() is no limit, as a file may grow while it is
+ * read (a log being written) and coreutils reads it to its end. */
 static size_t slot_read(struct slot *slot, struct entry *entry, int *ended) {
   size_t length = 0;
   *ended = 0;
@@ -251,8 +244,6 @@ static size_t slot_read(struct slot *slot, struct entry *entry, int *ended) {
       break;
     }
     length += (size_t)got;
-    slot->total += (uint64_t)got;
-    if (slot->known_size && slot->total >= slot->known_size) *ended = 1;
   }
   return length;
 }

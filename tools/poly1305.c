@@ -126,16 +126,11 @@ static int tag_file(const char *name, const uint8_t key[CRISP_POLY1305_KEY_SIZE]
   }
   char hex[2 * CRISP_POLY1305_TAG_SIZE + 1];
   cli_hex(hex, tag, sizeof tag);
-  puts(hex);
-  if (fflush(stdout) != 0) {
-    cli_error("write error: %s", strerror(errno));
-    return 1;
-  }
+  puts(hex); /* a write error is reported by main */
   return 0;
 }
 
 int cli_poly1305(int argc, char **argv) {
-  cli_reserve_standard_descriptors();
   const char *key_hex = NULL, *key_file = NULL;
   int option;
   /* getopt prefixes its messages with argv[0]: make that the program name. */

@@ -64,8 +64,8 @@ CRISP_API const char *crisp_levels(void);
 CRISP_API int crisp_force(const char *level);
 
 /* Why the current selection is what it is, one line, e.g. "default",
- * "CRYPTO_FORCE=avx512: CPU lacks avx512f, using avx2",
- * "crisp_force(generic)". */
+ * "CRYPTO_FORCE=avx2", "CRYPTO_FORCE=avx512, but this CPU lacks avx512f",
+ * "default: CRYPTO_FORCE=avx3 is not a level", "crisp_force(generic)". */
 CRISP_API const char *crisp_dispatch_reason(void);
 
 /* CRISP_OK when every CRYPTO_FORCE / CRYPTO_OPTIONS / CRYPTO_IMPL request

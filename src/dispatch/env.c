@@ -44,7 +44,8 @@ static void read_force(const char *value, uint32_t cpu_features, crisp_env_choic
     fprintf(stderr, "crisp: CRYPTO_FORCE=%s is not a level (valid: %s); using the default, %s\n", shown,
             crisp_level_list(), crisp_level_name(best));
     choice->status = CRISP_E_INVALID;
-    snprintf(choice->reason, sizeof choice->reason, "default (CRYPTO_FORCE=%s is not a level)", shown);
+    /* No parentheses: crisp info prints the reason inside a pair. */
+    snprintf(choice->reason, sizeof choice->reason, "default: CRYPTO_FORCE=%s is not a level", shown);
     return;
   }
   const uint32_t missing = crisp_level_features((crisp_level_id)wanted) & ~cpu_features;
