@@ -90,11 +90,15 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * fault during the computation, which would leak a factor of p*q) r is
  * wiped to zero and CRISP_E_MISMATCH returned. e == NULL skips the check.
  * r may equal c; no other overlap of r with an input is allowed.
- * CRISP_E_INVALID for a NULL pointer (e aside), half == 0, e given with
- * en == 0, an overlap, an even p or q, or p*q not filling 2*half limbs;
- * CRISP_E_RANGE when half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long,
- * c >= p*q or qinv >= p; CRISP_E_NOMEM when scratch memory cannot be
- * allocated; CRISP_E_MISMATCH as above. r is untouched on every error but
+ * The first failing check gives the status: CRISP_E_INVALID for a NULL
+ * pointer (e aside), half == 0, e given with en == 0, an overlap, an even
+ * p or q, p*q not filling 2*half limbs, or p == q; CRISP_E_RANGE when
+ * half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long, c >= p*q or qinv >= p;
+ * CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's inverse mod
+ * p, and no qinv is when p and q share a factor); CRISP_E_NOMEM when
+ * scratch memory cannot be allocated; CRISP_E_MISMATCH as above. So p and
+ * q are coprime whenever a result is returned, and the check, made mod p
+ * and mod q, holds mod p*q. r is untouched on every error but
  * CRISP_E_MISMATCH. The checks on secret values run without branches: a
  * bad key or c costs as long as a good one. */
 CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
