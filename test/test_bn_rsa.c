@@ -662,6 +662,10 @@ static void test_crt_errors(void **state) {
   const crisp_limb p2[2] = {p[0], 0}, q2[2] = {q[0], 0}, d2[2] = {1, 0}, qi2[2] = {qi[0], 0};
   crisp_limb c4[4] = {855, 0, 0, 0};
   assert_int_equal(crisp_bn_mod_exp_crt(r, c4, p2, q2, d2, d2, qi2, 2, e, 1), CRISP_E_INVALID);
+  /* a qinv below p that is not q^-1 mod p: refused, with e or without */
+  const crisp_limb wrong_qinv[1] = {qi[0] + 1};
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, wrong_qinv, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, wrong_qinv, 1, NULL, 0), CRISP_E_INVALID);
   assert_memory_equal(r, untouched, sizeof r);
   /* a wrong public exponent is a mismatch, r wiped */
   const crisp_limb wrong_e[1] = {3};
