@@ -6,6 +6,9 @@
  * (a fault in one half would otherwise hand out a value whose gcd with p*q
  * is a factor: the Bellcore attack), as r^e = c mod p and mod q, each at
  * half the size, both together where the bn_mod_exp2 implementation can.
+ * The check is made mod p and mod q, which is mod p*q only for coprime p
+ * and q: qinv q = 1 mod p, checked first, proves them so (p == q and
+ * halves sharing a factor are refused).
  * p, q and everything derived from them are secret, so after the public
  * checks (pointers, sizes, overlaps) nothing branches: the key and range
  * checks become masks, every step always runs, and the status and what is
@@ -193,6 +196,31 @@ static void after_exponentiations(void *ctx) {
   reduce_result(a->s, a->p, a->q, a->h, a->pinv, a->qinvm);
 }
 
+/* All ones when p == q. */
+static crisp_limb halves_equal(const crisp_limb *p, const crisp_limb *q, size_t h) {
+  crisp_limb bits = 0;
+  for (size_t i = 0; i < h; i++) bits |= p[i] ^ q[i];
+  return ~nonzero_mask(bits);
+}
+
+/* All ones unless qinv q = 1 mod p. Some qinv passes only when p and q are
+ * coprime, and then r^e = c mod p and mod q is r^e = c mod p*q: the
+ * promise the fault check makes. p = 1 (one-limb halves only) passes, as
+ * every number is an inverse mod 1. qinv < p (the range check's verdict
+ * covers the rest). Uses base, acc, m1, wide and x. */
+static crisp_limb not_inverse(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q,
+                              const crisp_limb *qinv, size_t h, crisp_limb pinv) {
+  const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
+  memcpy(s->wide, q, h * LIMB_BYTES);
+  memset(s->wide + h, 0, h * LIMB_BYTES);
+  reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x); /* q mod p */
+  mul->mont_mul(s->acc, qinv, s->r2p, p, h, pinv);         /* qinv R mod p */
+  mul->mont_mul(s->m1, s->acc, s->base, p, h, pinv);       /* qinv q mod p */
+  crisp_limb product_bits = s->m1[0] ^ 1, modulus_bits = p[0] ^ 1;
+  for (size_t i = 1; i < h; i++) product_bits |= s->m1[i], modulus_bits |= p[i];
+  return nonzero_mask(product_bits) & nonzero_mask(modulus_bits);
+}
+
 /* The whole computation; returns the masks' verdict as a status. */
 static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
                                          const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
@@ -202,7 +230,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
   const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
   /* Key and range checks as masks (all ones = bad). */
   crisp_active_bn_mul()->mul(s->n, p, h, q, h);
-  const crisp_limb bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]);
+  const crisp_limb bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]) | halves_equal(p, q, h);
   const crisp_limb bad_range =
       ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
 
@@ -212,6 +240,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
   reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x);
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
+  const crisp_limb bad_inverse = ~bad_key & ~bad_range & not_inverse(s, p, q, qinv, h, pinv);
   /* test only (meson -Dplant_leak=key): a branch on a bit of the key, which
    * the timing test's key target must catch; behind it an exponentiation
    * pair with a quarter of the exponents' limbs, so the leak is about the
@@ -241,7 +270,8 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
     if (fault) fault(s->m1, h);
     garner(s, p, q, qinv, h, pinv);
     /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the
-     * same thing, since p and q are coprime, at half the size): against
+     * same thing, since p and q are coprime when bad_inverse is clear, at
+     * half the size): against
      * the reductions of c the exponentiations started from. */
     if (e) {
       const int together = powers_differ_together(&differ, s, e, en, p, q, h, pinv, qinvm);
@@ -254,12 +284,12 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
       }
     }
   }
-  if (e) mismatch = ~bad_key & ~bad_range & differ;
+  if (e) mismatch = ~bad_key & ~bad_range & ~bad_inverse & differ;
 
   /* r: untouched on a bad key or range, zero on a mismatch, else result. */
-  const crisp_limb keep = bad_key | bad_range, take = ~keep & ~mismatch;
+  const crisp_limb keep = bad_key | bad_range | bad_inverse, take = ~keep & ~mismatch;
   for (size_t i = 0; i < nn; i++) r[i] = (r[i] & keep) | (s->result[i] & take);
-  const crisp_limb code = (bad_key & (crisp_limb)(0 - CRISP_E_INVALID)) |
+  const crisp_limb code = ((bad_key | bad_inverse) & (crisp_limb)(0 - CRISP_E_INVALID)) |
                           (bad_range & (crisp_limb)(0 - CRISP_E_RANGE)) |
                           (mismatch & (crisp_limb)(0 - CRISP_E_MISMATCH));
   return -(int)code;

@@ -472,9 +472,9 @@ static void stream_tag(stream_frontend *f, uint8_t tag[16]) {
 
 int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
                                               uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
-  if (!ctx) return CRISP_E_INVALID;
+  if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
-  if (!tag || f->direction != CRISP_AEAD_SEAL) {
+  if (f->direction != CRISP_AEAD_SEAL) {
     crisp_wipe(ctx, sizeof *ctx);
     return CRISP_E_INVALID;
   }
@@ -484,9 +484,9 @@ int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
 
 int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
                                               const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
-  if (!ctx) return CRISP_E_INVALID;
+  if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
-  if (!tag || f->direction != CRISP_AEAD_OPEN) {
+  if (f->direction != CRISP_AEAD_OPEN) {
     crisp_wipe(ctx, sizeof *ctx);
     return CRISP_E_INVALID;
   }

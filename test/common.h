@@ -83,6 +83,20 @@ static inline char *test_hex(const uint8_t *bytes, size_t len, char *out) {
     }                                                                                                \
   } while (0)
 
+/* ---- keys ------------------------------------------------------------- */
+
+/* A partner for an odd p > 2 of n limbs in a CRT key without primes:
+ * q = p - 2, coprime to p, and qinv = (p - 1) / 2, which is q^-1 mod p
+ * since q = -2 mod p. */
+static inline void test_crt_partner(crisp_limb *q, crisp_limb *qinv, const crisp_limb *p, size_t n) {
+  crisp_limb borrow = 2;
+  for (size_t i = 0; i < n; i++) {
+    q[i] = p[i] - borrow;
+    borrow = p[i] < borrow;
+  }
+  for (size_t i = 0; i < n; i++) qinv[i] = (p[i] >> 1) | (i + 1 < n ? p[i + 1] << 63 : 0);
+}
+
 /* ---- implementations -------------------------------------------------- */
 
 static inline void test_unpin_all(void) {

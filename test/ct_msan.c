@@ -382,7 +382,8 @@ static void test_mod_exp2(void) {
 /* The RSA private operation: c, p, q, dp, dq and qinv secret, all but the
  * lowest byte of p and q (their parity, public for any prime but 2, which
  * crisp_bn_mont_inv tests). The key is random (odd "primes" with their top
- * bit set): the status is then CRISP_E_MISMATCH, by the same path. */
+ * bit set): the status is then CRISP_E_INVALID (qinv is not q^-1 mod p),
+ * after the same work. */
 static void test_crt(void) {
   const char *names[MAX_IMPLS];
   const size_t count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);

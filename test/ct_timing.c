@@ -194,7 +194,7 @@ static void run_mod_exp2(void) {
 
 /* The RSA private operation on a fixed key of half-size primes (random,
  * odd, top bit set: the time does not depend on their being prime, and a
- * mismatch costs what a match does); c is the secret of the class. */
+ * refused key costs what a good one does); c is the secret of the class. */
 static struct {
   ct_rsa_key key;
   crisp_limb c[2 * CT_MAX_LIMBS], fixed_c[2 * CT_MAX_LIMBS], r[2 * CT_MAX_LIMBS];

@@ -163,11 +163,15 @@ static void test_poly1305_null_and_zero(void **state) {
     crisp_poly1305_final(&ctx, tag);
     for (int i = 0; i < 16; i++) assert_true(tag[i] == 0x5a);
 
-    /* final without a tag still wipes; a wiped context stays inert. */
+    /* final without a tag does nothing (test_null_args.c goes on with the
+     * stream); a wiped context stays inert. */
     crisp_poly1305_init(&ctx, key);
     crisp_poly1305_update(&ctx, "abcdefghijklmnopq", 17);
+    crisp_poly1305_ctx before;
+    memcpy(&before, &ctx, sizeof ctx);
     crisp_poly1305_final(&ctx, NULL);
-    for (size_t i = 0; i < sizeof ctx.opaque; i++) assert_true(ctx.opaque[i] == 0);
+    assert_memory_equal(&ctx, &before, sizeof ctx);
+    memset(&ctx, 0, sizeof ctx);
     crisp_poly1305_update(&ctx, "abc", 3);
     crisp_poly1305_final(&ctx, tag);
     for (int i = 0; i < 16; i++) assert_true(tag[i] == 0x5a);

@@ -247,8 +247,9 @@ static void test_mod_exp2_ct(void **state) {
  * p and q (their parity: crisp_bn_mont_inv branches on it, and every prime
  * but 2 is odd). Nothing else needs to be public: the key and range checks
  * are masks. The key is random (odd "primes" with their top bit set), so
- * the answer is CRISP_E_MISMATCH with r wiped, by the same path as a match;
- * the status is compared with the generic run's. */
+ * the answer is CRISP_E_INVALID (qinv is not q^-1 mod p) with r untouched,
+ * after the same work as a match; the status is compared with the generic
+ * run's. */
 static void test_crt_ct(void **state) {
   (void)state;
   static const size_t halves[] = {2, 8, 16};

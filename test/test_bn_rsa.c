@@ -414,6 +414,29 @@ static void check_crt(const rsa_key *key, const crisp_limb *c, const crisp_limb 
   }
 }
 
+/* Runs the CRT on a "key" whose p and q are not coprime, with e and
+ * without, on every implementation: each must refuse it with
+ * CRISP_E_INVALID and leave r as it was (the check mod p and mod q would
+ * otherwise vouch for a result that is wrong mod p*q). */
+static void check_crt_refused(const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                              const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t h,
+                              const crisp_limb *e, const char *what) {
+  crisp_limb r[MAX_LIMBS], untouched[MAX_LIMBS];
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    for (int with_e = 1; with_e >= 0; with_e--) {
+      test_fill_random(untouched, sizeof untouched);
+      memcpy(r, untouched, sizeof r);
+      const int status = crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, qinv, h, with_e ? e : NULL, with_e ? 1 : 0);
+      if (status != CRISP_E_INVALID)
+        fail_msg("crt %s: %s, half=%zu, %s e: status %d, not CRISP_E_INVALID", name, what, h,
+                 with_e ? "with" : "without", status);
+      if (memcmp(r, untouched, sizeof r))
+        fail_msg("crt %s: %s, half=%zu: r written on a refusal", name, what, h);
+    }
+  }
+}
+
 #ifdef CRISP_TEST_OPENSSL
 static void bn_to_limbs(crisp_limb *x, size_t n, const BIGNUM *b) {
   unsigned char bytes[MAX_LIMBS * 8];
@@ -496,6 +519,11 @@ static void test_crt_openssl(void **state) {
       check_crt(&key, c, want, what);
       check_crt(&swapped, c, want, what);
     }
+    /* p == q from the real prime with its own dp: the check mod p and mod
+     * q is then one check, and r^e = c mod p alone */
+    memset(c, 0, sizeof c);
+    c[0] = 855;
+    check_crt_refused(c, key.p, key.p, key.dp, key.dp, key.qinv, h, key.e, "p == q, OpenSSL's p");
     BN_free(pinv);
     BN_CTX_free(bctx);
     BN_free(bn_n), BN_free(bn_p), BN_free(bn_q), BN_free(bn_dp), BN_free(bn_dq), BN_free(bn_qinv), BN_free(bn_e);
@@ -536,6 +564,58 @@ static void test_crt_small(void **state) {
       assert_int_equal(crisp_bn_mod_exp(c, x, key.e, 1, key.n, 2), CRISP_OK);
       check_crt(&key, c, x, "one-limb key");
     }
+  }
+}
+
+/* x mod 3: 2^64 = 1 mod 3, so the limbs' residues add up. */
+static crisp_limb mod_three(const crisp_limb *x, size_t n) {
+  crisp_limb sum = 0;
+  for (size_t i = 0; i < n; i++) sum += x[i] % 3;
+  return sum % 3;
+}
+
+/* An odd multiple of 3 of n limbs with its top bit set. */
+static void fill_multiple_of_three(crisp_limb *x, size_t n) {
+  test_fill_random(x, n * sizeof *x);
+  x[n - 1] |= (crisp_limb)1 << 63;
+  subtract_small(x, n, mod_three(x, n));
+  if (!(x[0] & 1)) subtract_small(x, n, 3);
+}
+
+/* Keys whose p and q share a factor are refused whatever qinv comes with
+ * them: p == q (a prime with its own dp, where the check mod p and mod q
+ * passes, and random halves) and p, q both multiples of 3, at one-limb
+ * halves and at the sizes the IFMA kernels take. */
+static void test_crt_shared_factor(void **state) {
+  (void)state;
+  rsa_key key;
+  small_key(&key, 0);
+  crisp_limb c[MAX_LIMBS] = {855, 7};
+  const crisp_limb zero[1] = {0}, one[1] = {1}, below[1] = {key.p[0] - 2};
+  const crisp_limb *const small_qinvs[] = {key.qinv, zero, one, below, key.p};
+  for (size_t i = 0; i < sizeof small_qinvs / sizeof small_qinvs[0]; i++)
+    check_crt_refused(c, key.p, key.p, key.dp, key.dp, small_qinvs[i], 1, key.e, "p == q prime");
+  static const size_t halves[] = {1, 2, 16, 24, 32};
+  for (size_t k = 0; k < sizeof halves / sizeof halves[0]; k++) {
+    const size_t h = halves[k];
+    crisp_limb p[MAX_LIMBS / 2], q[MAX_LIMBS / 2], dp[MAX_LIMBS / 2], dq[MAX_LIMBS / 2], qinv[MAX_LIMBS / 2];
+    crisp_limb small_qinv[MAX_LIMBS / 2] = {1};
+    test_fill_random(p, sizeof p);
+    p[0] |= 1;
+    p[h - 1] |= (crisp_limb)1 << 63;
+    test_fill_random(dp, sizeof dp);
+    test_fill_random(dq, sizeof dq);
+    fill_below(qinv, p, h);
+    test_fill_random(c, sizeof c);
+    c[2 * h - 1] >>= 2; /* below p * q: both top bits are set */
+    check_crt_refused(c, p, p, dp, dq, qinv, h, key.e, "p == q, qinv below p");
+    check_crt_refused(c, p, p, dp, dq, small_qinv, h, key.e, "p == q, qinv = 1");
+    check_crt_refused(c, p, p, dp, dq, p, h, key.e, "p == q, qinv = p");
+    fill_multiple_of_three(p, h);
+    fill_multiple_of_three(q, h);
+    fill_below(qinv, p, h);
+    check_crt_refused(c, p, q, dp, dq, qinv, h, key.e, "p, q multiples of 3, qinv below p");
+    check_crt_refused(c, p, q, dp, dq, small_qinv, h, key.e, "p, q multiples of 3, qinv = 1");
   }
 }
 
@@ -582,6 +662,10 @@ static void test_crt_errors(void **state) {
   const crisp_limb p2[2] = {p[0], 0}, q2[2] = {q[0], 0}, d2[2] = {1, 0}, qi2[2] = {qi[0], 0};
   crisp_limb c4[4] = {855, 0, 0, 0};
   assert_int_equal(crisp_bn_mod_exp_crt(r, c4, p2, q2, d2, d2, qi2, 2, e, 1), CRISP_E_INVALID);
+  /* a qinv below p that is not q^-1 mod p: refused, with e or without */
+  const crisp_limb wrong_qinv[1] = {qi[0] + 1};
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, wrong_qinv, 1, e, 1), CRISP_E_INVALID);
+  assert_int_equal(crisp_bn_mod_exp_crt(r, c, p, q, dp, dq, wrong_qinv, 1, NULL, 0), CRISP_E_INVALID);
   assert_memory_equal(r, untouched, sizeof r);
   /* a wrong public exponent is a mismatch, r wiped */
   const crisp_limb wrong_e[1] = {3};
@@ -602,6 +686,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_r2_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_crt_shared_factor, test_teardown_unpin),
 #ifdef CRISP_TEST_OPENSSL
       cmocka_unit_test_teardown(test_crt_openssl, test_teardown_unpin),
 #endif

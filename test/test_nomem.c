@@ -189,14 +189,15 @@ typedef struct crt_case {
   size_t half;
 } crt_case;
 
-/* A random odd "key" (not prime) without e: the result is still fixed. */
+/* A "key" of a random odd p and its partner q = p - 2 (not primes),
+ * without e: the result is still fixed. */
 static int call_crt(crisp_limb *out, const void *context) {
   const crt_case *k = context;
   return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, NULL, 0);
 }
 
-/* With the fault check: p = q and dp = dq = e = 1, so that r = c mod p
- * passes it (r^1 = c mod p twice) and the check's own allocations run. */
+/* With the fault check: dp = dq = e = 1, so that r = c passes it and the
+ * check's own allocations run. */
 static int call_crt_checked(crisp_limb *out, const void *context) {
   const crt_case *k = context;
   return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, 1);
@@ -229,8 +230,9 @@ static void test_mod_exp2_crt_nomem(void **state) {
       const size_t h = halves[s];
       crisp_limb p[MAX_LIMBS], q[MAX_LIMBS], dp[MAX_LIMBS], dq[MAX_LIMBS], qinv[MAX_LIMBS], c[2 * MAX_LIMBS];
       crisp_limb expected[2 * MAX_LIMBS], out[2 * MAX_LIMBS];
-      make_operands(p, qinv, dp, h, h);
+      make_operands(p, c, dp, h, h);
       make_operands(q, c, dq, h, h);
+      test_crt_partner(q, qinv, p, h);
       test_fill_random(c, 2 * h * sizeof(crisp_limb));
       c[2 * h - 1] >>= 2; /* below p q, whose top bits are set */
       const crt_case k = {c, p, q, dp, dq, qinv, NULL, h};
@@ -239,8 +241,8 @@ static void test_mod_exp2_crt_nomem(void **state) {
       snprintf(what, sizeof what, "mod_exp_crt %s half=%zu", name, h);
       injected += drive(call_crt, &k, out, 2 * h, expected, what);
       crisp_limb one[MAX_LIMBS] = {1};
-      memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p, so r = c */
-      const crt_case checked = {c, p, p, one, one, qinv, one, h};
+      memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p q, so r = c */
+      const crt_case checked = {c, p, q, one, one, qinv, one, h};
       assert_int_equal(call_crt_checked(expected, &checked), CRISP_OK);
       assert_memory_equal(expected, c, 2 * h * sizeof(crisp_limb));
       snprintf(what, sizeof what, "mod_exp_crt checked %s half=%zu", name, h);

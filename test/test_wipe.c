@@ -164,8 +164,8 @@ enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1 };
 
 typedef enum operation { MUL, MUL_UNEVEN, SQR, MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
 
-/* Public parts of the CRT call: p = q = m, dp = dq = e = 1, so the fault
- * check passes (r = c mod m) and c and qinv are the secrets. */
+/* Public parts of the CRT call: dp = dq = e = 1, so the fault check passes
+ * (r = c) and c and the key (p = m, q = m - 2, qinv) are the secrets. */
 static const crisp_limb crt_one[64] = {1};
 
 /* One call of the operation on the given secrets (a, b or base, exponent)
@@ -173,11 +173,11 @@ static const crisp_limb crt_one[64] = {1};
  * in this one function so that the stack depth is the same for both runs. */
 static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
                                                const crisp_limb *m, size_t n) {
-  crisp_limb r[2 * PRODUCT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0};
+  crisp_limb r[2 * PRODUCT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0}, q[64], qinv[64];
   const crisp_limb minv = crisp_bn_mont_inv(m[0]);
-  if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c);
-  plant(0, a, n * sizeof *a), plant(1, b, n * sizeof *b);
-  if (op == MOD_EXP_CRT) plant(2, m, n * sizeof *m); /* the primes p = q = m */
+  if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c), test_crt_partner(q, qinv, m, n);
+  plant(0, a, n * sizeof *a), plant(1, op == MOD_EXP_CRT ? qinv : b, n * sizeof *b);
+  if (op == MOD_EXP_CRT) plant(2, m, n * sizeof *m); /* p */
   stack_below(0);
   CLEAR_CALLEE_SAVED();
   int status = CRISP_OK;
@@ -190,7 +190,7 @@ static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a
   if (op == MOD_EXP) status = crisp_bn_mod_exp(r, a, b, n, m, n);
   /* bases a and b, exponents b and a */
   if (op == MOD_EXP2) status = crisp_bn_mod_exp2(r, r1, a, b, b, a, n, m, m, n);
-  if (op == MOD_EXP_CRT) status = crisp_bn_mod_exp_crt(c, c, m, m, crt_one, crt_one, b, n, crt_one, 1);
+  if (op == MOD_EXP_CRT) status = crisp_bn_mod_exp_crt(c, c, m, q, crt_one, crt_one, qinv, n, crt_one, 1);
   stack_below(1);
   assert_int_equal(status, CRISP_OK);
 }

@@ -23,7 +23,8 @@ typedef uint64_t crisp_limb;
  * CRISP_E_INVALID on NULL, zero length or overlap; z untouched then. */
 CRISP_API int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
 
-/* z[0..2n) = x * x. z must not overlap x; n >= 1. */
+/* z[0..2n) = x * x. z must not overlap x; n >= 1. Errors as for
+ * crisp_bn_mul. */
 CRISP_API int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 
 /* z[0..n) += x[0..n) * k, then *carry = the limb carried out (written
@@ -36,7 +37,9 @@ CRISP_API int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, cri
 /* -m0^-1 mod 2^64 for odd m0; 0 for even m0 (no inverse exists). */
 CRISP_API crisp_limb crisp_bn_mont_inv(crisp_limb m0);
 
-/* r2 = R^2 mod m with R = 2^(64n); m odd, m[n-1] != 0. r2 must not overlap m. */
+/* r2 = R^2 mod m with R = 2^(64n); m odd, m[n-1] != 0. r2 must not overlap m.
+ * CRISP_E_INVALID for NULL, n == 0, an even m, m[n-1] == 0 or an overlap;
+ * CRISP_E_RANGE when n > CRISP_BN_MONT_MAX_LIMBS; r2 untouched then. */
 CRISP_API int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n);
 
 /* r = a * b * R^-1 mod m, fully reduced, for a, b < m, m odd, m[n-1] != 0,
@@ -50,7 +53,7 @@ CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_
                                 crisp_limb minv);
 
 /* r[0..n) = base^exp mod m for odd m (m[n-1] != 0) and base < m; exp has en
- * limbs (en may be 0: the result is then 1 mod m). Time and memory accesses
+ * limbs (en may be 0: the result is then 1 mod m, and exp may be NULL). Time and memory accesses
  * depend only on n and en, never on the values of base or exp. r may equal
  * base; any other overlap of r with base, exp or m is CRISP_E_INVALID.
  * Errors as for crisp_bn_mont_mul, plus CRISP_E_NOMEM if its scratch table
@@ -63,7 +66,8 @@ CRISP_API int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const cris
  * lanes filling each other's latency) and otherwise one after the other.
  * Each half has the contract of crisp_bn_mod_exp: moduli of n limbs, odd,
  * top limb nonzero, b0 < m0 and b1 < m1; exponents of en limbs each (en may
- * be 0: both results are then 1 mod their modulus). Time and memory
+ * be 0: both results are then 1 mod their modulus, and e0 and e1 may be
+ * NULL). Time and memory
  * accesses depend only on n and en. r0 may equal b0 and r1 may equal b1;
  * r0 and r1 must not overlap each other, and no other overlap of an output
  * with an input is allowed.
@@ -90,11 +94,15 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * fault during the computation, which would leak a factor of p*q) r is
  * wiped to zero and CRISP_E_MISMATCH returned. e == NULL skips the check.
  * r may equal c; no other overlap of r with an input is allowed.
- * CRISP_E_INVALID for a NULL pointer (e aside), half == 0, e given with
- * en == 0, an overlap, an even p or q, or p*q not filling 2*half limbs;
- * CRISP_E_RANGE when half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long,
- * c >= p*q or qinv >= p; CRISP_E_NOMEM when scratch memory cannot be
- * allocated; CRISP_E_MISMATCH as above. r is untouched on every error but
+ * The first failing check gives the status: CRISP_E_INVALID for a NULL
+ * pointer (e aside), half == 0, e given with en == 0, an overlap, an even
+ * p or q, p*q not filling 2*half limbs, or p == q; CRISP_E_RANGE when
+ * half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long, c >= p*q or qinv >= p;
+ * CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's inverse mod
+ * p, and no qinv is when p and q share a factor); CRISP_E_NOMEM when
+ * scratch memory cannot be allocated; CRISP_E_MISMATCH as above. So p and
+ * q are coprime whenever a result is returned, and the check, made mod p
+ * and mod q, holds mod p*q. r is untouched on every error but
  * CRISP_E_MISMATCH. The checks on secret values run without branches: a
  * bad key or c costs as long as a good one. */
 CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,

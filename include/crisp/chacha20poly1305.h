@@ -100,7 +100,10 @@ typedef enum crisp_aead_direction { CRISP_AEAD_SEAL = 1, CRISP_AEAD_OPEN = 2 } c
 
 /* Starts a message: direction, nonce, key and all of the associated data.
  * CRISP_OK; CRISP_E_INVALID for a NULL ctx, key or nonce, NULL ad with
- * ad_len > 0, or an unknown direction (the context is then unusable). */
+ * ad_len > 0, or an unknown direction. On an error a non-NULL ctx is wiped,
+ * whatever stream it held: updates and finals then refuse it with
+ * CRISP_E_INVALID until it is initialised again. ad may be NULL when ad_len
+ * is 0. */
 CRISP_API int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
                                                   crisp_aead_direction direction,
                                                   const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
@@ -120,14 +123,15 @@ CRISP_API int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *
 CRISP_API int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out,
                                                     const uint8_t *in, size_t len);
 /* Ends a sealed message: writes the tag and wipes the context. CRISP_OK;
- * CRISP_E_INVALID for a NULL tag or a context that is not sealing (the
- * context is wiped whenever ctx is not NULL). */
+ * CRISP_E_INVALID for a NULL ctx or tag (nothing happens: the stream may go
+ * on) or a context that is not sealing (the context is then wiped). */
 CRISP_API int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
                                                         uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
 /* Ends an opened message: CRISP_OK when tag is right (compared in constant
- * time), CRISP_E_MISMATCH when not, CRISP_E_INVALID for a NULL tag or a
- * context that is not opening. Wipes the context. The plaintext already
- * handed out is the caller's to discard on a mismatch. */
+ * time), CRISP_E_MISMATCH when not; both wipe the context. CRISP_E_INVALID
+ * for a NULL ctx or tag (nothing happens: the stream may go on) or a
+ * context that is not opening (the context is then wiped). The plaintext
+ * already handed out is the caller's to discard on a mismatch. */
 CRISP_API int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
                                                         const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
 

@@ -75,8 +75,9 @@ CRISP_API const char *crisp_dispatch_reason(void);
 CRISP_API int crisp_env_status(void);
 
 /* Introspection, best implementation first. crisp_impl_count() counts every
- * implementation built in for a kernel; crisp_impl_name_at() names entry i
- * (NULL past the end); crisp_impl_supported_at() is 1 when this CPU can run
+ * implementation built in for a kernel (0 for an unknown kernel);
+ * crisp_impl_name_at() names entry i (NULL past the end or for an unknown
+ * kernel); crisp_impl_supported_at() is 1 when this CPU can run
  * entry i, else 0. */
 CRISP_API size_t crisp_impl_count(crisp_kernel kernel);
 CRISP_API const char *crisp_impl_name_at(crisp_kernel kernel, size_t i);

@@ -39,7 +39,8 @@ typedef struct crisp_poly1305_ctx {
 CRISP_API void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 /* data may be NULL when len is 0. Any split of a message gives the same tag. */
 CRISP_API void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len);
-/* Writes the tag and wipes the context. */
+/* Writes the tag and wipes the context; with a NULL tag it does nothing and
+ * the message may go on. */
 CRISP_API void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]);
 CRISP_API void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                               const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
