@@ -51,7 +51,11 @@ static void on_fault(int signal_number) {
   siglongjmp(fault_jump, signal_number);
 }
 
-/* open(out, in, ...) with SIGSEGV and SIGBUS turned into a return of -1. */
+/* What open_catching_faults returns for a call that faulted: no status. */
+enum { FAULTED = 1000 };
+
+/* open(out, in, ...) with SIGSEGV and SIGBUS turned into a return of
+ * FAULTED. */
 static int open_catching_faults(open_fn open, uint8_t *out, const uint8_t *in, size_t len,
                                 const uint8_t tag[16], const uint8_t *ad, size_t ad_len, const uint8_t *nonce,
                                 const uint8_t *key) {
@@ -60,7 +64,7 @@ static int open_catching_faults(open_fn open, uint8_t *out, const uint8_t *in, s
   sigemptyset(&action.sa_mask);
   sigaction(SIGSEGV, &action, &old_segv);
   sigaction(SIGBUS, &action, &old_bus);
-  volatile int status = -1;
+  volatile int status = FAULTED;
   if (sigsetjmp(fault_jump, 1) == 0) status = open(out, in, len, tag, ad, ad_len, nonce, key);
   sigaction(SIGSEGV, &old_segv, NULL);
   sigaction(SIGBUS, &old_bus, NULL);
@@ -115,14 +119,14 @@ static void check_forged_open(const char *what, int x, size_t len, const uint8_t
     }
     int status = open_catching_faults(open, pt, ct, len, forged_tag, forged_ad, sizeof ad, nonce, key);
     if (status != CRISP_E_MISMATCH)
-      fail_msg("%s: forged open (field %d) of %zu bytes into a read-only pt gave %d (-1: it wrote to pt)",
-               what, field, len, status);
+      fail_msg("%s: forged open (field %d) of %zu bytes into a read-only pt gave %d (%d: it wrote to pt)",
+               what, field, len, status, (int)FAULTED);
     status = open_catching_faults(open, ct, ct, len, forged_tag, forged_ad, sizeof ad, nonce, key);
     if (status != CRISP_E_MISMATCH)
       fail_msg(
-          "%s: forged open (field %d) of %zu bytes in place over a read-only ciphertext gave %d (-1: it "
+          "%s: forged open (field %d) of %zu bytes in place over a read-only ciphertext gave %d (%d: it "
           "wrote to it)",
-          what, field, len, status);
+          what, field, len, status, (int)FAULTED);
     if (field == 2) {
       protect(&ct_map, PROT_READ | PROT_WRITE);
       ct[len / 2] ^= 0x80;
