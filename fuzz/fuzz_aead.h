@@ -2,7 +2,7 @@
  * nonce, AD and message come from the input; every implementation must
  * seal as the oracle does (generic alone when the oracle library is
  * absent), open its own output in place and apart, and refuse a tag or
- * ciphertext with one bit flipped, leaving zeros.
+ * ciphertext with one bit flipped, apart and in place, writing nothing.
  * Input: 32-byte key, nonce (nonce_size bytes), AD length byte, AD, message. */
 #ifndef CRISP_FUZZ_AEAD_H
 #define CRISP_FUZZ_AEAD_H
@@ -61,9 +61,14 @@ static int fuzz_aead_input(const fuzz_aead *aead, const uint8_t *data, size_t si
       tag[bit / 8] ^= (uint8_t)(1u << bit % 8);
     else
       ct[(bit - 128) / 8] ^= (uint8_t)(1u << bit % 8);
+    memset(pt, 0xa5, len);
     fuzz_check(aead->open(pt, ct, len, tag, ad, ad_len, nonce, key) == CRISP_E_MISMATCH,
                "open %s accepted a flipped bit %zu, len %zu", name, bit, len);
-    for (size_t j = 0; j < len; j++) fuzz_check(pt[j] == 0, "open %s left plaintext after a forgery", name);
+    for (size_t j = 0; j < len; j++) fuzz_check(pt[j] == 0xa5, "open %s wrote to pt on a forgery", name);
+    memcpy(pt, ct, len);
+    fuzz_check(aead->open(pt, pt, len, tag, ad, ad_len, nonce, key) == CRISP_E_MISMATCH,
+               "open %s in place accepted a flipped bit %zu, len %zu", name, bit, len);
+    fuzz_check(!memcmp(pt, ct, len), "open %s in place changed the ciphertext on a forgery", name);
   }
   fuzz_pin(CRISP_KERNEL_CHACHA20, NULL);
   return 0;

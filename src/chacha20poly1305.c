@@ -3,13 +3,14 @@
  * ChaCha20 and Poly1305 kernels.
  *
  * Poly1305 authenticates AD || pad16 || CT || pad16 || le64(|AD|) ||
- * le64(|CT|), so every block it sees is a whole 16-byte block. The message
- * goes through in chunks of CHUNK bytes: ChaCha20 writes a chunk and
- * Poly1305 reads it (or, opening, reads the ciphertext chunk and ChaCha20
- * then overwrites it) while it is still in L1, one pass over memory for
- * messages larger than the caches. Smaller chunks lose more to the vector
+ * le64(|CT|), so every block it sees is a whole 16-byte block. A seal goes
+ * through in chunks of CHUNK bytes: ChaCha20 writes a chunk and Poly1305
+ * reads it while it is still in L1, one pass over memory for messages
+ * larger than the caches. Smaller chunks lose more to the vector
  * Poly1305's per-call setup than they gain in locality (README: the AEAD's
- * chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache. */
+ * chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache.
+ * An open may not work that way: it verifies the tag over the whole
+ * ciphertext before it writes any plaintext (aead_open). */
 #include "crisp/chacha20poly1305.h"
 
 #include <assert.h>
@@ -62,16 +63,27 @@ static void mac_start(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint3
   mac_padded(mac, ad, ad_len);
 }
 
-static int same_or_apart(const uint8_t *a, const uint8_t *b, size_t len) {
-  return a == b || !crisp_overlaps(a, len, b, len);
+/* Whether the ranges share a byte; an empty range shares none, wherever
+ * it points. Addresses compared as integers (crisp_overlaps). */
+static int shares_bytes(const void *a, size_t a_len, const void *b, size_t b_len) {
+  return a_len && b_len && crisp_overlaps(a, a_len, b, b_len);
 }
 
+static int same_or_apart(const uint8_t *a, const uint8_t *b, size_t len) {
+  return a == b || !shares_bytes(a, len, b, len);
+}
+
+/* out == in is the one overlap allowed. ad is read after out and the tag
+ * are written (seal) or while pt is (open), so it may share a byte with
+ * none of them, nor with in. */
 static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const uint8_t *tag,
                       const uint8_t *ad, size_t ad_len, const uint8_t *nonce, const uint8_t *key) {
   if (!tag || !nonce || !key || (len && (!out || !in)) || (ad_len && !ad)) return CRISP_E_INVALID;
   if ((uint64_t)len > CRISP_CHACHA20_POLY1305_MAX_LEN) return CRISP_E_RANGE;
-  if (len && !same_or_apart(out, in, len)) return CRISP_E_INVALID;
-  if (crisp_overlaps(tag, MAC_BLOCK, out, len) || crisp_overlaps(tag, MAC_BLOCK, in, len))
+  if (!same_or_apart(out, in, len)) return CRISP_E_INVALID;
+  if (shares_bytes(tag, MAC_BLOCK, out, len) || shares_bytes(tag, MAC_BLOCK, in, len)) return CRISP_E_INVALID;
+  if (shares_bytes(ad, ad_len, out, len) || shares_bytes(ad, ad_len, in, len) ||
+      shares_bytes(ad, ad_len, tag, MAC_BLOCK))
     return CRISP_E_INVALID;
   return CRISP_OK;
 }
@@ -86,8 +98,8 @@ static int check_args(const uint8_t *out, const uint8_t *in, size_t len, const u
  * spares the copies through the buffer (and lets open check the tag before
  * it decrypts anything). A kernel with a keyed entry (src/impl.h) takes the
  * key block into the message's pass without the buffer, whole groups
- * included; only an open in place still goes through the buffer, since the
- * ciphertext it overwrites has yet to be authenticated. */
+ * included; an open still goes through the buffer, since no plaintext may
+ * reach pt before the tag has verified. */
 #define SHORT_MAX (31 * 64)
 
 static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
@@ -95,7 +107,7 @@ static int key_block_joins(const crisp_chacha20_impl *chacha, size_t len) {
   return len <= SHORT_MAX && (chacha->group_blocks <= 1 || blocks % chacha->group_blocks != 0);
 }
 
-/* The most a keyed entry is given (an open in place buffers it). */
+/* The most a keyed entry is given (an open buffers it). */
 #define KEYED_MAX (32 * 64)
 static_assert(KEYED_MAX >= SHORT_MAX, "the open's buffer holds either path's message");
 
@@ -104,16 +116,15 @@ static int keyed_pass(const crisp_chacha20_impl *chacha, size_t len) {
   return chacha->keyed_stream && len <= chacha->keyed_max && len <= KEYED_MAX;
 }
 
-/* Long messages: where the kernel has a keyed entry and may_join (not an
- * open in place, whose ciphertext is authenticated before it is
- * overwritten), the key block comes beside the message's first blocks,
- * out from in, so no block is left to a pass of its own; else it comes
- * alone. Then the AD. Returns how many message bytes are done (a multiple
- * of 64, less than len); state[12] is left at the next block. */
-static size_t mac_start_long(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16], uint8_t *out,
-                             const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len, int may_join) {
+/* A long seal: where the kernel has a keyed entry, the key block comes
+ * beside the message's first blocks, out from in, so no block is left to
+ * a pass of its own; else it comes alone. Then the AD. Returns how many
+ * message bytes are done (a multiple of 64, less than len); state[12] is
+ * left at the next block. */
+static size_t mac_start_long(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint32_t state[16],
+                             uint8_t *out, const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len) {
   size_t prefix = 0;
-  if (may_join && chacha->keyed_stream) prefix = chacha->keyed_max < KEYED_MAX ? chacha->keyed_max : KEYED_MAX;
+  if (chacha->keyed_stream) prefix = chacha->keyed_max < KEYED_MAX ? chacha->keyed_max : KEYED_MAX;
   if (prefix == 0 || prefix >= len) {
     mac_start(mac, chacha, state, ad, ad_len);
     return 0;
@@ -141,33 +152,6 @@ static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], cons
   mac_padded(mac, ad, ad_len);
   mac_padded(mac, ct, len);
   mac_lengths(mac, ad_len, len, tag);
-}
-
-/* dst = src & keep, len bytes, keep all ones or zero: the plaintext kept
- * or zeroed by the tag's verdict, which is public, but the plaintext need
- * not pass a branch on it. src and dst the same or apart. Sixteen bytes a
- * step (a vector type every SSE2 and NEON target has), so the pass costs
- * little beside the cipher's. */
-typedef uint64_t mask_lanes __attribute__((vector_size(16)));
-
-static void and_mask(uint8_t *dst, const uint8_t *src, size_t len, uint64_t keep) {
-  const mask_lanes lanes = {keep, keep};
-  size_t i = 0;
-  for (; i + 16 <= len; i += 16) {
-    mask_lanes v;
-    memcpy(&v, src + i, sizeof v);
-    v &= lanes;
-    memcpy(dst + i, &v, sizeof v);
-  }
-  for (; i + 8 <= len; i += 8) crisp_store64_le(dst + i, crisp_load64_le(src + i) & keep);
-  for (; i < len; i++) dst[i] = src[i] & (uint8_t)keep;
-}
-
-/* CRISP_OK or CRISP_E_MISMATCH from the verdict, without a branch (the
- * memcheck stage sees the verdict as derived from the key). */
-static_assert(CRISP_OK == 0, "the mask leaves CRISP_OK for a good tag");
-static int verdict_status(int bad) {
-  return CRISP_E_MISMATCH & -bad;
 }
 
 /* 1 when the tags differ. A call of its own, so that only that bit leaves
@@ -203,7 +187,7 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
     crisp_wipe(state, 16 * sizeof *state);
     return;
   }
-  const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len, 1);
+  const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len);
   mac_padded(&mac, ct, prefix);
   for (size_t done = prefix; done < len;) {
     const size_t n = chunk_from(done, len);
@@ -216,45 +200,62 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
   crisp_wipe(state, 16 * sizeof *state);
 }
 
+/* pt = the plaintext in buffer, the buffer zeroed as it is read: the copy
+ * and the wipe in one pass, 16 bytes a step, no library call. */
+typedef uint64_t copy_lanes __attribute__((vector_size(16)));
+
+static void move_out(uint8_t *pt, uint8_t *buffer, size_t len) {
+  const copy_lanes zero = {0, 0};
+  size_t i = 0;
+  for (; i + 16 <= len; i += 16) {
+    copy_lanes v;
+    memcpy(&v, buffer + i, sizeof v);
+    memcpy(pt + i, &v, sizeof v);
+    memcpy(buffer + i, &zero, sizeof zero);
+  }
+  for (; i + 8 <= len; i += 8) {
+    crisp_store64_le(pt + i, crisp_load64_le(buffer + i));
+    crisp_store64_le(buffer + i, 0);
+  }
+  for (; i < len; i++) pt[i] = buffer[i], buffer[i] = 0;
+  __asm__ __volatile__("" : : "r"(buffer) : "memory"); /* the zeros are stores the compiler must keep */
+}
+
+/* The one branch on the verdict, which is public: the caller learns it
+ * from the return value. A function of its own, so that the constant-time
+ * checks can name this one site (test/chacha20_ct.supp for memcheck,
+ * test/ct_msan_ignore.txt for MemorySanitizer) and still see every other
+ * use of the key. Writes pt only for a tag that verified: from the
+ * plaintext in buffer, which it leaves zeroed either way, or (buffer
+ * NULL) by decrypting ct with the keystream from state. */
+static __attribute__((noinline)) int release_verified(int bad, uint8_t *pt, uint8_t *buffer, size_t len,
+                                                      const crisp_chacha20_impl *chacha, const uint8_t *ct,
+                                                      const uint32_t *state) {
+  if (bad) {
+    if (buffer) crisp_wipe(buffer, len);
+    return CRISP_E_MISMATCH;
+  }
+  if (buffer)
+    move_out(pt, buffer, len);
+  else if (len)
+    chacha->xor_stream(pt, ct, len, state);
+  return CRISP_OK;
+}
+
+/* The tag over ad and ct is checked before a byte of pt is written, so a
+ * forgery leaves pt as it was (in place: the ciphertext) and no other
+ * thread or process mapping pt sees its plaintext. Short messages run the
+ * seal's single keystream pass into a stack buffer, whose plaintext is
+ * copied out after the tag verified; longer ones are two passes over the
+ * whole message, Poly1305 over ct and then ChaCha20 into pt, each one call
+ * to its widest kernel. */
 static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16], const uint8_t *ad,
                      size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   oneshot_mac mac;
   uint8_t expected[MAC_BLOCK];
   const int keyed = keyed_pass(chacha, len);
-  if (keyed && pt != ct) {
-    /* Apart, the ciphertext outlives the pass: the message decrypted
-     * straight into pt with the key block, then the tag over ct, and pt
-     * kept or zeroed by mask. */
-    uint8_t key_block[64];
-    chacha->keyed_stream(key_block, pt, ct, len, state);
-    crisp_wipe(state, 16 * sizeof *state);
-    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, expected);
-    crisp_wipe(key_block, sizeof key_block);
-    const int bad = tags_differ(expected, tag);
-    crisp_wipe(expected, sizeof expected);
-    if (len) and_mask(pt, pt, len, (uint64_t)bad - 1);
-    return verdict_status(bad);
-  }
-  if (!keyed && len <= SHORT_MAX && !key_block_joins(chacha, len)) {
-    /* The key block on its own and the tag first, then the message
-     * decrypted straight into pt and kept or zeroed by mask: one pass over
-     * pt where the buffer below takes three. */
-    mac_start(&mac, chacha, state, ad, ad_len);
-    mac_padded(&mac, ct, len);
-    mac_lengths(&mac, ad_len, len, expected);
-    const int bad = tags_differ(expected, tag);
-    crisp_wipe(expected, sizeof expected);
-    if (len) {
-      chacha->xor_stream(pt, ct, len, state);
-      and_mask(pt, pt, len, (uint64_t)bad - 1);
-    }
-    crisp_wipe(state, 16 * sizeof *state);
-    return verdict_status(bad);
-  }
-  if (keyed || len <= SHORT_MAX) {
-    /* The plaintext stays in the buffer until the tag has verified (in
-     * place, the ciphertext it overwrites is still to be authenticated). */
+  if (keyed || key_block_joins(chacha, len)) {
     uint8_t buffer[64 + KEYED_MAX];
     if (keyed) {
       chacha->keyed_stream(buffer, buffer + 64, ct, len, state);
@@ -267,26 +268,17 @@ static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t t
     mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
     const int bad = tags_differ(expected, tag);
     crisp_wipe(expected, sizeof expected);
-    if (len) and_mask(pt, buffer + 64, len, (uint64_t)bad - 1);
-    crisp_wipe(buffer, 64 + len);
-    return verdict_status(bad);
+    crisp_wipe(buffer, 64);
+    return release_verified(bad, pt, buffer + 64, len, chacha, NULL, NULL);
   }
-  const size_t prefix = mac_start_long(&mac, chacha, state, pt, ct, len, ad, ad_len, pt != ct);
-  mac_padded(&mac, ct, prefix);
-  for (size_t done = prefix; done < len;) {
-    const size_t n = chunk_from(done, len);
-    mac_padded(&mac, ct + done, n); /* before the chunk is overwritten in place */
-    chacha->xor_stream(pt + done, ct + done, n, state);
-    state[12] += (uint32_t)(n / 64);
-    done += n;
-  }
-  crisp_wipe(state, 16 * sizeof *state);
+  mac_start(&mac, chacha, state, ad, ad_len);
+  mac_padded(&mac, ct, len);
   mac_lengths(&mac, ad_len, len, expected);
   const int bad = tags_differ(expected, tag);
   crisp_wipe(expected, sizeof expected);
-  if (!bad) return CRISP_OK;
-  crisp_wipe(pt, len);
-  return CRISP_E_MISMATCH;
+  const int status = release_verified(bad, pt, NULL, len, chacha, ct, state);
+  crisp_wipe(state, 16 * sizeof *state);
+  return status;
 }
 
 static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uint8_t key[32]) {
@@ -389,7 +381,8 @@ static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction d
 static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
                               const uint8_t *nonce, const uint8_t *key, const uint8_t *ad, size_t ad_len) {
   if (!ctx) return CRISP_E_INVALID;
-  if (!nonce || !key || (ad_len && !ad) || (direction != CRISP_AEAD_SEAL && direction != CRISP_AEAD_OPEN)) {
+  if (!nonce || !key || (ad_len && !ad) || (direction != CRISP_AEAD_SEAL && direction != CRISP_AEAD_OPEN) ||
+      shares_bytes(ad, ad_len, ctx, sizeof *ctx)) {
     crisp_wipe(ctx, sizeof *ctx);
     return CRISP_E_INVALID;
   }
@@ -449,6 +442,8 @@ int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint
   if (f->direction != CRISP_AEAD_SEAL && f->direction != CRISP_AEAD_OPEN) return CRISP_E_INVALID;
   if (len && (!out || !in || !same_or_apart(out, in, len))) return CRISP_E_INVALID;
   if ((uint64_t)len > CRISP_CHACHA20_POLY1305_MAX_LEN - f->ct_len) return CRISP_E_RANGE;
+  if (shares_bytes(out, len, ctx, sizeof *ctx) || shares_bytes(in, len, ctx, sizeof *ctx))
+    return CRISP_E_INVALID;
   f->ct_len += len;
   for (size_t done = 0; done < len; done += CHUNK) {
     const size_t n = len - done < CHUNK ? len - done : CHUNK;
@@ -474,7 +469,7 @@ int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
                                               uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
   if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
-  if (f->direction != CRISP_AEAD_SEAL) {
+  if (f->direction != CRISP_AEAD_SEAL || shares_bytes(tag, MAC_BLOCK, ctx, sizeof *ctx)) {
     crisp_wipe(ctx, sizeof *ctx);
     return CRISP_E_INVALID;
   }
@@ -486,7 +481,7 @@ int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
                                               const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
   if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
-  if (f->direction != CRISP_AEAD_OPEN) {
+  if (f->direction != CRISP_AEAD_OPEN || shares_bytes(tag, MAC_BLOCK, ctx, sizeof *ctx)) {
     crisp_wipe(ctx, sizeof *ctx);
     return CRISP_E_INVALID;
   }

@@ -205,8 +205,9 @@ typedef struct crisp_bn_mod_exp2_impl {
  * whole number of blocks) of in XORed with the keystream from the next
  * block on, in one pass; out == in allowed, key_block overlaps neither.
  * Where present, the AEAD takes its Poly1305 key block from it, with a
- * short message whole or a long one's first keyed_max bytes (a long open
- * in place excepted: its key block comes alone). */
+ * short message whole (an open into a stack buffer) or a long seal's first
+ * keyed_max bytes (a long open's key block comes alone: it decrypts only
+ * after the tag). */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);

@@ -67,18 +67,6 @@ static inline size_t ct_supported(crisp_kernel kernel, const char **names, size_
   return count;
 }
 
-/* The longest ChaCha20-Poly1305 open that releases its plaintext by the
- * verdict's mask rather than a branch (src/chacha20poly1305.c), with the
- * ChaCha20 kernel pinned to impl: 1984 bytes (31 blocks with the key block,
- * the front-end's buffer) for every kernel, 2048 where the keyed entry
- * takes two 16-block groups (avx512). Apart and in place alike; longer
- * opens decrypt chunk by chunk and branch once on the verdict, which the
- * caller learns from the return value anyway. */
-#define CT_OPEN_MASKED_MAX 2048
-static inline size_t ct_open_masked_max(const char *impl) {
-  return strcmp(impl, "avx512") == 0 ? 2048 : 1984;
-}
-
 /* CRISP_CT_MIN_LIMBS=N skips bignum sizes below N limbs (e.g. 24, where the
  * IFMA Montgomery kernel stops handing calls to the ADX one). */
 static inline size_t ct_min_limbs(void) {

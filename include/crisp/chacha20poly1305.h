@@ -37,18 +37,21 @@ CRISP_API int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len,
                              const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE], uint32_t counter);
 
 /* RFC 8439 2.8 AEAD. seal writes len bytes of ciphertext to ct and the tag to
- * tag; open checks the tag (in constant time) over ad and ct before it
- * writes any plaintext, then writes len bytes to pt.
+ * tag. open verifies the tag (in constant time) over ad and all of ct
+ * before it writes any byte of pt; only a tag that verifies lets it write
+ * the len bytes of plaintext. On a wrong tag pt is not written at all (in
+ * place, the ciphertext stays as it was), so nothing that shares pt, such
+ * as another process mapping it, ever sees a forged message's plaintext.
  * A (key, nonce) pair must never seal two different messages.
- * ct == pt (in place) is allowed; any other overlap between the message
- * buffers, or between the tag and a message buffer, is not. ad may overlap
- * anything it does not share with an output.
+ * Overlaps: ct == pt (in place) is the one allowed. Any other shared byte
+ * between ct and pt, between the tag and ct or pt, or between ad and ct,
+ * pt or the tag is refused (an empty ad or message shares none). key and
+ * nonce are read before anything is written.
  * Returns CRISP_OK; CRISP_E_INVALID for a NULL key, nonce or tag, a NULL
- * message buffer with len > 0, NULL ad with ad_len > 0, or a forbidden
+ * message buffer with len > 0, NULL ad with ad_len > 0, or a refused
  * overlap (outputs untouched); CRISP_E_RANGE when len exceeds
  * CRISP_CHACHA20_POLY1305_MAX_LEN (outputs untouched); open only:
- * CRISP_E_MISMATCH when the tag is wrong, and then all len bytes of pt are
- * zeroed (in place, that wipes the ciphertext too). */
+ * CRISP_E_MISMATCH when the tag is wrong (pt untouched). */
 CRISP_API int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
                                            const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                            const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
@@ -100,10 +103,10 @@ typedef enum crisp_aead_direction { CRISP_AEAD_SEAL = 1, CRISP_AEAD_OPEN = 2 } c
 
 /* Starts a message: direction, nonce, key and all of the associated data.
  * CRISP_OK; CRISP_E_INVALID for a NULL ctx, key or nonce, NULL ad with
- * ad_len > 0, or an unknown direction. On an error a non-NULL ctx is wiped,
- * whatever stream it held: updates and finals then refuse it with
- * CRISP_E_INVALID until it is initialised again. ad may be NULL when ad_len
- * is 0. */
+ * ad_len > 0, ad sharing a byte with ctx, or an unknown direction. On an
+ * error a non-NULL ctx is wiped, whatever stream it held: updates and
+ * finals then refuse it with CRISP_E_INVALID until it is initialised again.
+ * ad may be NULL when ad_len is 0. */
 CRISP_API int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx,
                                                   crisp_aead_direction direction,
                                                   const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
@@ -115,23 +118,26 @@ CRISP_API int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *
                                                    const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
                                                    const uint8_t *ad, size_t ad_len);
 /* Encrypts (seal) or decrypts (open) the next len bytes of the message; any
- * split gives the same bytes and tag. out == in allowed, other overlaps not.
+ * split gives the same bytes and tag. out == in allowed (in place); any
+ * other shared byte between them, or between either and ctx, is not.
  * CRISP_OK; CRISP_E_INVALID for a NULL or uninitialised ctx, NULL out or in
- * with len > 0, or a forbidden overlap; CRISP_E_RANGE when the message would
+ * with len > 0, or a refused overlap; CRISP_E_RANGE when the message would
  * exceed CRISP_CHACHA20_POLY1305_MAX_LEN. Nothing is written on an error and
  * the stream may go on. */
 CRISP_API int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out,
                                                     const uint8_t *in, size_t len);
 /* Ends a sealed message: writes the tag and wipes the context. CRISP_OK;
  * CRISP_E_INVALID for a NULL ctx or tag (nothing happens: the stream may go
- * on) or a context that is not sealing (the context is then wiped). */
+ * on), or for a tag sharing a byte with ctx or a context that is not
+ * sealing (the context is then wiped). */
 CRISP_API int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
                                                         uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
 /* Ends an opened message: CRISP_OK when tag is right (compared in constant
  * time), CRISP_E_MISMATCH when not; both wipe the context. CRISP_E_INVALID
- * for a NULL ctx or tag (nothing happens: the stream may go on) or a
- * context that is not opening (the context is then wiped). The plaintext
- * already handed out is the caller's to discard on a mismatch. */
+ * for a NULL ctx or tag (nothing happens: the stream may go on), or for a
+ * tag sharing a byte with ctx or a context that is not opening (the context
+ * is then wiped). The plaintext already handed out is the caller's to
+ * discard on a mismatch. */
 CRISP_API int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
                                                         const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]);
 
