@@ -10,6 +10,8 @@
 extern "C" {
 #endif
 
+/* Stack: at most 2 KiB for each function here and crisp_strerror, after
+ * the library's first call has probed the CPU (test/test_stack.c). */
 typedef enum crisp_kernel {
   CRISP_KERNEL_MD5,
   CRISP_KERNEL_MD5_MANY,
