@@ -257,6 +257,9 @@ static int call_crt_checked(size_t half) {
                               public_exponent, 1);
 }
 
+/* The bound dispatch.h states for a process's first call. */
+enum { FIRST_CALL_KIB = 6 };
+
 /* Every entry of include/crisp/dispatch.h and crisp_strerror, in one call. */
 static int call_dispatch(size_t size) {
   (void)size;
@@ -287,6 +290,10 @@ static int call_dispatch(size_t size) {
 
 /* The bounds are the header comments' figures. */
 static const entry entries[] = {
+    /* First, while the process has made no crisp call: the CPU probe, the
+     * environment and the dynamic linker's first resolutions run on the
+     * small stack too (once, at the default level: see run_entry). */
+    {"first call (crisp_md5)", ONE(FIRST_CALL_KIB), {NONE, NONE}, byte_sizes, NULL, call_md5, CRISP_OK},
     {"crisp_md5", ONE(2), {CRISP_KERNEL_MD5, NONE}, byte_sizes, NULL, call_md5, CRISP_OK},
     {"crisp_md5_init/update/final",
      ONE(2),
@@ -551,6 +558,7 @@ static int run_on_small_stack(const entry *e, const char *setting) {
  * levels' own choices only). */
 static int run_entry(const entry *e) {
   char setting[120];
+  if (e == &entries[0]) return run_on_small_stack(e, "first call of the process");
   const char *levels = crisp_levels();
   int error = 0;
   for (const char *level = levels; *level && !error;) {

@@ -10,8 +10,10 @@
 extern "C" {
 #endif
 
-/* Stack: at most 2 KiB for each function here and crisp_strerror, after
- * the library's first call has probed the CPU (test/test_stack.c). */
+/* Stack: at most 2 KiB for each function here and crisp_strerror. A
+ * process's first crisp call (of any function) also probes the CPU and
+ * reads the environment, in at most 6 KiB, before its own work
+ * (test/test_stack.c measures both). */
 typedef enum crisp_kernel {
   CRISP_KERNEL_MD5,
   CRISP_KERNEL_MD5_MANY,
