@@ -222,6 +222,11 @@ static int call_mul_add(size_t n) {
   return crisp_bn_mul_add(product, operand_x, n, operand_x[0], &carry);
 }
 
+static int call_mont_inv(size_t size) {
+  (void)size;
+  return crisp_bn_mont_inv(modulus[0]) * modulus[0] == ~(crisp_limb)0 ? CRISP_OK : -1;
+}
+
 static void prepare_mont(size_t n) {
   below(base, modulus, n);
   below(base2, modulus, n);
@@ -269,7 +274,8 @@ static int call_crt_checked(size_t half) {
 /* The bound dispatch.h states for a process's first call. */
 enum { FIRST_CALL_KIB = 6 };
 
-/* Every entry of include/crisp/dispatch.h and crisp_strerror, in one call. */
+/* Every entry of include/crisp/dispatch.h, crisp_strerror and
+ * crisp_version, in one call. */
 static int call_dispatch(size_t size) {
   (void)size;
   int status = CRISP_OK;
@@ -280,7 +286,7 @@ static int call_dispatch(size_t size) {
       if (!crisp_impl_name_at(kernel, i) || crisp_impl_supported_at(kernel, i) < 0) status = -101;
   }
   if (!crisp_level() || !crisp_cpu_features() || !crisp_cpu_brand() || !crisp_cpu_uarch() ||
-      !crisp_levels() || !crisp_dispatch_reason() || !crisp_strerror(CRISP_E_INVALID))
+      !crisp_levels() || !crisp_dispatch_reason() || !crisp_strerror(CRISP_E_INVALID) || !crisp_version())
     status = -102;
   (void)crisp_env_status();
   if (crisp_force("generic") != CRISP_OK || crisp_force(NULL) != CRISP_OK) status = -103;
@@ -405,6 +411,7 @@ static const entry entries[] = {
      NULL,
      call_sqr,
      CRISP_OK},
+    {"crisp_bn_mont_inv", ONE(1), {NONE, NONE}, one_size, NULL, call_mont_inv, CRISP_OK},
     {"crisp_bn_mul_add",
      ONE(1),
      {CRISP_KERNEL_BN_MUL_ADD, NONE},
@@ -454,7 +461,13 @@ static const entry entries[] = {
      prepare_crt,
      call_crt_checked,
      -1},
-    {"dispatch.h, crisp_strerror", ONE(2), {NONE, NONE}, one_size, NULL, call_dispatch, CRISP_OK},
+    {"dispatch.h, crisp_strerror, crisp_version",
+     ONE(2),
+     {NONE, NONE},
+     one_size,
+     NULL,
+     call_dispatch,
+     CRISP_OK},
 };
 
 /* ---- running on the small stack ----------------------------------------- */
@@ -630,9 +643,9 @@ static void check_entry(const entry *e) {
     at += (size_t)snprintf(classes + at, sizeof classes - at, " %6zu", shared->worst_by_class[c]);
     bound_at += (size_t)snprintf(bounds + bound_at, sizeof bounds - bound_at, " %6zu", e->bound[c]);
   }
-  print_message("%-36s used%s  bound%s  (%zu calls, room %zu)\n", e->name, classes, bounds, shared->calls,
+  print_message("%-42s used%s  bound%s  (%zu calls, room %zu)\n", e->name, classes, bounds, shared->calls,
                 shared->room);
-  if (verbose) print_message("%-36s worst at %s\n", "", shared->worst_at);
+  if (verbose) print_message("%-42s worst at %s\n", "", shared->worst_at);
   if (shared->failures) {
     print_error("%s: %zu calls failed, first: %s\n", e->name, shared->failures, shared->failure);
     fail();

@@ -41,7 +41,8 @@ CRISP_API int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
  * limbs do not fit in memory; z and *carry untouched then. Stack: 1 KiB. */
 CRISP_API int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry);
 
-/* -m0^-1 mod 2^64 for odd m0; 0 for even m0 (no inverse exists). */
+/* -m0^-1 mod 2^64 for odd m0; 0 for even m0 (no inverse exists).
+ * Stack: 1 KiB. */
 CRISP_API crisp_limb crisp_bn_mont_inv(crisp_limb m0);
 
 /* r2 = R^2 mod m with R = 2^(64n); m odd, m[n-1] != 0. r2 must not overlap m.

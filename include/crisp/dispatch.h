@@ -10,7 +10,8 @@
 extern "C" {
 #endif
 
-/* Stack: at most 2 KiB for each function here and crisp_strerror. A
+/* Stack: at most 2 KiB for each function here, crisp_strerror and
+ * crisp_version. A
  * process's first crisp call (of any function) also probes the CPU and
  * reads the environment, in at most 6 KiB, before its own work
  * (test/test_stack.c measures both). */
