@@ -298,10 +298,17 @@ static int call_dispatch(size_t size) {
 
 #define NONE CRISP_KERNEL_COUNT
 #define KIB 1024
+/* Bounds in KiB: one for every size, or one per size class. */
 #define ONE(kib) \
-  { kib *KIB, kib *KIB, kib *KIB, kib *KIB }
+  { (kib) * KIB, (kib)*KIB, (kib)*KIB, (kib)*KIB }
 #define CLASSED(a, b, c, d) \
-  { a *KIB, b *KIB, c *KIB, d *KIB }
+  { (a) * KIB, (b)*KIB, (c)*KIB, (d)*KIB }
+/* The exponentiations: their scrub's depth and 1 KiB (src/util.h). */
+#if defined(__x86_64__)
+#define EXPONENTIATION CLASSED(11, 13, 17, 23)
+#else
+#define EXPONENTIATION ONE(11)
+#endif
 
 /* The bounds are the header comments' figures. */
 static const entry entries[] = {
@@ -391,21 +398,21 @@ static const entry entries[] = {
      call_stream,
      CRISP_OK},
     {"crisp_bn_mul",
-     CLASSED(2, 11, 13, 23),
+     CLASSED(2, 10, 12, 20),
      {CRISP_KERNEL_BN_MUL, NONE},
      product_sizes,
      NULL,
      call_mul,
      CRISP_OK},
     {"crisp_bn_mul (uneven)",
-     CLASSED(2, 11, 13, 23),
+     CLASSED(2, 10, 12, 20),
      {CRISP_KERNEL_BN_MUL, NONE},
      product_sizes,
      NULL,
      call_mul_uneven,
      CRISP_OK},
     {"crisp_bn_sqr",
-     CLASSED(2, 10, 11, 19),
+     CLASSED(2, 9, 10, 16),
      {CRISP_KERNEL_BN_SQR, NONE},
      product_sizes,
      NULL,
@@ -420,42 +427,42 @@ static const entry entries[] = {
      call_mul_add,
      CRISP_OK},
     {"crisp_bn_mont_r2",
-     CLASSED(13, 13, 17, 25),
+     CLASSED(13, 13, 16, 23),
      {CRISP_KERNEL_BN_MONT_SQR, NONE},
      limb_sizes,
      NULL,
      call_mont_r2,
      CRISP_OK},
     {"crisp_bn_mont_mul",
-     CLASSED(13, 13, 17, 25),
+     CLASSED(13, 13, 16, 23),
      {CRISP_KERNEL_BN_MONT_MUL, NONE},
      limb_sizes,
      prepare_mont,
      call_mont_mul,
      CRISP_OK},
     {"crisp_bn_mont_sqr",
-     CLASSED(13, 13, 17, 25),
+     CLASSED(13, 13, 16, 23),
      {CRISP_KERNEL_BN_MONT_SQR, NONE},
      limb_sizes,
      prepare_mont,
      call_mont_sqr,
      CRISP_OK},
     {"crisp_bn_mod_exp",
-     CLASSED(11, 13, 17, 25),
+     EXPONENTIATION,
      {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR},
      limb_sizes,
      prepare_mont,
      call_mod_exp,
      CRISP_OK},
     {"crisp_bn_mod_exp2",
-     CLASSED(11, 13, 17, 25),
+     EXPONENTIATION,
      {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL},
      limb_sizes,
      prepare_mod_exp2,
      call_mod_exp2,
      CRISP_OK},
     {"crisp_bn_mod_exp_crt",
-     CLASSED(11, 13, 17, 17),
+     EXPONENTIATION,
      {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL},
      half_sizes,
      prepare_crt,

@@ -44,8 +44,11 @@ typedef unsigned __int128 crisp_dlimb;
 #define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
 #endif
 /* Scratch one Karatsuba call of size n needs, its recursion included:
- * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
-#define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
+ * 6 * ceil(n/2) + 1 <= 3n + 4 at this level, then the same for ceil(n/2)
+ * below (crisp_karatsuba_scratch_used): at most 6n plus 4 per level, and
+ * a level halves n. Every frame that holds a scratch is sized by this, so
+ * the bound is kept tight. */
+#define CRISP_KARATSUBA_SCRATCH(n) (6 * (n) + 64)
 
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
  * flavour (the ADX rows have their own). */
