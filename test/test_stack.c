@@ -271,8 +271,9 @@ static int call_crt_checked(size_t half) {
                               public_exponent, 1);
 }
 
-/* The bound dispatch.h states for a process's first call. */
-enum { FIRST_CALL_KIB = 6 };
+/* The bound dispatch.h states for a process's first call; the first
+ * entries below are such calls. */
+enum { FIRST_CALL_KIB = 8, FIRST_CALLS = 2 };
 
 /* Every entry of include/crisp/dispatch.h, crisp_strerror and
  * crisp_version, in one call. */
@@ -316,6 +317,9 @@ static const entry entries[] = {
      * environment and the dynamic linker's first resolutions run on the
      * small stack too (once, at the default level: see run_entry). */
     {"first call (crisp_md5)", ONE(FIRST_CALL_KIB), {NONE, NONE}, byte_sizes, NULL, call_md5, CRISP_OK},
+    /* the same with CRYPTO_FORCE, CRYPTO_OPTIONS and CRYPTO_IMPL malformed:
+     * the library prints its stderr lines */
+    {"first call, malformed CRYPTO_*", ONE(FIRST_CALL_KIB), {NONE, NONE}, one_size, NULL, call_md5, CRISP_OK},
     {"crisp_md5", ONE(2), {CRISP_KERNEL_MD5, NONE}, byte_sizes, NULL, call_md5, CRISP_OK},
     {"crisp_md5_init/update/final",
      ONE(2),
@@ -587,7 +591,14 @@ static int run_on_small_stack(const entry *e, const char *setting) {
  * levels' own choices only). */
 static int run_entry(const entry *e) {
   char setting[120];
-  if (e == &entries[0]) return run_on_small_stack(e, "first call of the process");
+  if (e == &entries[1]) {
+    static char garbage[5001];
+    memset(garbage, 'x', sizeof garbage - 1);
+    setenv("CRYPTO_FORCE", garbage, 1), setenv("CRYPTO_OPTIONS", garbage, 1),
+        setenv("CRYPTO_IMPL", garbage, 1);
+    if (!freopen("/dev/null", "w", stderr)) return 6;
+  }
+  if (e < &entries[FIRST_CALLS]) return run_on_small_stack(e, "first call of the process");
   const char *levels = crisp_levels();
   int error = 0;
   for (const char *level = levels; *level && !error;) {
@@ -696,8 +707,8 @@ int main(void) {
   if (shared == MAP_FAILED) return 1;
   enum { COUNT = sizeof entries / sizeof entries[0] };
   struct CMUnitTest tests[COUNT];
-  for (size_t i = 0; i < COUNT; i++)
-    tests[i] =
-        (struct CMUnitTest){entries[i].name, test_entry, NULL, test_teardown_unpin, (void *)&entries[i]};
+  for (size_t i = 0; i < COUNT; i++) /* no teardown for the first calls: it would make crisp calls here */
+    tests[i] = (struct CMUnitTest){entries[i].name, test_entry, NULL,
+                                   i < FIRST_CALLS ? NULL : test_teardown_unpin, (void *)&entries[i]};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
