@@ -10,10 +10,11 @@
 #include "impl.h"
 
 /* r2 = R^2 mod m, R = 2^(64n), for a modulus the caller has checked (odd,
- * m[n-1] != 0, 1 <= n <= CRISP_BN_MONT_MAX_LIMBS), using sqr. r2 must not
- * overlap m. */
+ * m[n-1] != 0, 1 <= n <= CRISP_BN_MONT_MAX_LIMBS), using sqr and 2n limbs
+ * of work space from the caller (left holding values derived from m). r2
+ * must not overlap m or work. */
 void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
-                              const crisp_bn_mont_sqr_impl *sqr);
+                              const crisp_bn_mont_sqr_impl *sqr, crisp_limb *work);
 
 /* crisp_bn_mod_exp after its argument checks: r = base^exp mod m for a
  * modulus, base and exponent that crisp_bn_mod_exp would accept, through

@@ -35,7 +35,7 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
 
   /* table[0] = R mod m (Montgomery 1), table[1] = base * R mod m, then
    * table[i] = base^i * R mod m; m > 1 here, so 1 < m is a valid operand. */
-  crisp_bn_mont_r2_checked(tmp, m, n, minv, sqr);
+  crisp_bn_mont_r2_checked(tmp, m, n, minv, sqr, table); /* table: 2^w >= 8 entries, not yet filled */
   memset(one, 0, n * LIMB_BYTES);
   one[0] = 1;
   mul->mont_mul(table, tmp, one, m, n, minv);

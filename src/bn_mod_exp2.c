@@ -4,6 +4,8 @@
  * its result aliases (kernels write outputs that overlap no input), and
  * runs two single exponentiations when the implementation does not take the
  * size. */
+#include <stdlib.h>
+
 #include "bn_internal.h"
 #include "crisp/bn.h"
 #include "dispatch/select.h"
@@ -67,16 +69,19 @@ static __attribute__((noinline)) int mod_exp2(crisp_limb *r0, crisp_limb *r1, co
   const crisp_limb in_range = bn_less_than(b0, m0, n) & bn_less_than(b1, m1, n);
   if (!in_range) return CRISP_E_RANGE;
 
-  /* Kernels want outputs apart from inputs: copy a base its result aliases
-   * (r0 == b0 or r1 == b1), and keep r untouched until the end. */
-  crisp_limb out0[CRISP_BN_MONT_MAX_LIMBS], out1[CRISP_BN_MONT_MAX_LIMBS];
+  /* Kernels want outputs apart from inputs: the results go to memory of
+   * their own (a base may alias its result: r0 == b0 or r1 == b1), and r
+   * stays untouched until the end. On the heap, not the stack: the
+   * exponentiation below needs the stack's room. */
+  crisp_limb *const out0 = malloc(2 * n * LIMB_BYTES), *const out1 = out0 ? out0 + n : NULL;
+  if (!out0) return CRISP_E_NOMEM;
   const int status = crisp_bn_mod_exp2_run(out0, out1, b0, b1, e0, e1, en, m0, m1, n, NULL, NULL);
   if (status == CRISP_OK) {
     memcpy(r0, out0, n * LIMB_BYTES);
     memcpy(r1, out1, n * LIMB_BYTES);
   }
-  crisp_wipe(out0, n * LIMB_BYTES);
-  crisp_wipe(out1, n * LIMB_BYTES);
+  crisp_wipe(out0, 2 * n * LIMB_BYTES);
+  free(out0);
   return status;
 }
 

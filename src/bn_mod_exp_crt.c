@@ -166,7 +166,8 @@ static int powers_differ_together(crisp_limb *differ, const crt_scratch *s, cons
 
 /* r2 = R^2 mod m for the half-size modulus. */
 static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
-  crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr());
+  crisp_limb work[CRISP_BN_MONT_MAX_LIMBS]; /* 2h limbs; in the frames the CRT's scrub covers */
+  crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr(), work);
 }
 
 /* R^2 mod p and mod q, both together where the bn_mod_exp2

@@ -28,19 +28,35 @@ void crisp_scrub_stack(void);
 
 /* The same for deeper call trees, once after a whole operation (an
  * exponentiation, a CRT): zeroes `bytes` of stack right below the
- * caller's frame, at most CRISP_SCRUB_DEEP_MAX. */
-#define CRISP_SCRUB_DEEP_MAX 32768
+ * caller's frame, at most CRISP_SCRUB_DEEP_MAX, in frames of
+ * CRISP_SCRUB_PIECE bytes one below the other, so that it reaches no
+ * deeper than asked (a caller's thread stack may be small). */
+#define CRISP_SCRUB_DEEP_MAX 22528
+#define CRISP_SCRUB_PIECE 2048
 void crisp_scrub_stack_deep(size_t bytes);
 
 /* What a whole exponentiation (crisp_bn_mod_exp, crisp_bn_mod_exp2, the
  * CRT) may leave below the public function that ran it, by the limbs of
- * its moduli: the ladder's and the kernels' frames, spills and saved
- * registers included, deepest where the portable kernels run (no ADX),
- * with room for any compiler's layout (test_wipe runs under gcc and
- * clang). The public function calls the work as a function of its own,
- * then crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)): one scrub per
- * call, a fraction of a microsecond against an exponentiation. */
-#define CRISP_SCRUB_EXP_BYTES(n) ((n) >= 32 ? (size_t)CRISP_SCRUB_DEEP_MAX : (size_t)16384)
+ * its Montgomery kernels (the CRT's halves): the ladder's and the kernels'
+ * frames, spills and saved registers included. On x86-64 the kernels'
+ * frames are sized by class of n (schoolbook, up to 64, up to 128, up to
+ * 256 limbs), and so is the scrub; the portable and arm64 kernels' frames
+ * do not grow with n. Each depth is above the deepest use measured in its
+ * class (test_stack prints it, CRISP_TEST_VERBOSE per call), with room for
+ * other compilers' layouts. test_stack fails when a call's use passes the
+ * bound bn.h states, which is this depth and 1 KiB for the public
+ * function's own frames; test_wipe fails when a secret is left. The public
+ * function calls the work as a function of its own, then
+ * crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)). */
+#if defined(__x86_64__)
+#define CRISP_SCRUB_EXP_BYTES(n) \
+  ((n) <= 31    ? (size_t)10240  \
+   : (n) <= 64  ? (size_t)12288  \
+   : (n) <= 128 ? (size_t)16384  \
+                : (size_t)CRISP_SCRUB_DEEP_MAX)
+#else
+#define CRISP_SCRUB_EXP_BYTES(n) ((size_t)10240 + 0 * (n))
+#endif
 
 /* Little-endian loads and stores. On little-endian targets a memcpy is one
  * move; gcc 12 does not always merge the portable byte form (it turned a

@@ -25,6 +25,10 @@ extern "C" {
 /* Part of the ABI: a header, then a Poly1305 context. */
 #define CRISP_CHACHA20_POLY1305_CTX_SIZE (256 + CRISP_POLY1305_CTX_SIZE)
 
+/* Stack (measured by test/test_stack.c, every level and length): at most
+ * 8 KiB for crisp_chacha20, 2 KiB for crisp_hchacha20 and 12 KiB for each
+ * AEAD function, one-shot, X and streaming. */
+
 /* RFC 8439 ChaCha20: out = in XOR the keystream of (key, nonce) starting at
  * block `counter`; encryption and decryption are the same call. out == in
  * (in place) is allowed, any other overlap is not.

@@ -10,6 +10,11 @@
 extern "C" {
 #endif
 
+/* Stack: at most 2 KiB for each function here, crisp_strerror and
+ * crisp_version. A process's first crisp call (of any function) also
+ * probes the CPU and reads the environment (printing its stderr line for
+ * a malformed variable), in at most 8 KiB, before its own work
+ * (test/test_stack.c measures both). */
 typedef enum crisp_kernel {
   CRISP_KERNEL_MD5,
   CRISP_KERNEL_MD5_MANY,

@@ -5,6 +5,7 @@
  * kernel and implementation names are case-insensitive. */
 #include "env.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,22 @@ static const char *const switch_names[CRISP_KERNEL_COUNT] = {
 /* Unknown switches named in the one warning line; the rest are counted. */
 #define SHOWN_UNKNOWN 3
 
+/* Prints one warning line: formatted here, then written whole. fprintf to
+ * the unbuffered stderr formats through a BUFSIZ buffer on the stack
+ * (glibc: 8 KiB), which would double a first call's stack use; quote()
+ * and the shown lists bound every line well below this one's size. */
+#if defined(__GNUC__) || defined(__clang__)
+static void warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
+#endif
+static void warn(const char *format, ...) {
+  char line[1024];
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(line, sizeof line, format, arguments);
+  va_end(arguments);
+  fputs(line, stderr);
+}
+
 /* Copies at most 48 characters of untrusted text, printable ASCII only, so a
  * hostile variable cannot flood or garble the one line we print. */
 static void quote(const char *text, char *out, size_t size) {
@@ -41,8 +58,8 @@ static void read_force(const char *value, uint32_t cpu_features, crisp_env_choic
   const crisp_level_id best = crisp_level_best(cpu_features);
   const int wanted = crisp_level_parse(value);
   if (wanted < 0) {
-    fprintf(stderr, "crisp: CRYPTO_FORCE=%s is not a level (valid: %s); using the default, %s\n", shown,
-            crisp_level_list(), crisp_level_name(best));
+    warn("crisp: CRYPTO_FORCE=%s is not a level (valid: %s); using the default, %s\n", shown,
+         crisp_level_list(), crisp_level_name(best));
     choice->status = CRISP_E_INVALID;
     /* No parentheses: crisp info prints the reason inside a pair. */
     snprintf(choice->reason, sizeof choice->reason, "default: CRYPTO_FORCE=%s is not a level", shown);
@@ -52,8 +69,7 @@ static void read_force(const char *value, uint32_t cpu_features, crisp_env_choic
   if (missing) {
     char names[128];
     crisp_cpu_feature_names(missing, names, sizeof names);
-    fprintf(stderr, "crisp: CRYPTO_FORCE=%s: this CPU lacks %s; using %s\n", shown, names,
-            crisp_level_name(best));
+    warn("crisp: CRYPTO_FORCE=%s: this CPU lacks %s; using %s\n", shown, names, crisp_level_name(best));
     choice->status = CRISP_E_UNSUPPORTED;
     choice->cap = best;
     snprintf(choice->reason, sizeof choice->reason, "CRYPTO_FORCE=%s, but this CPU lacks %s", shown, names);
@@ -115,8 +131,8 @@ static void report_unknown(const unknown_switches *unknown) {
   char more[48] = "";
   if (unknown->count > SHOWN_UNKNOWN)
     snprintf(more, sizeof more, " and %zu more", unknown->count - SHOWN_UNKNOWN);
-  fprintf(stderr, "crisp: CRYPTO_OPTIONS: unknown switch%s %s%s ignored (known: -/+ with %s)\n",
-          unknown->count > 1 ? "es" : "", names, more, known);
+  warn("crisp: CRYPTO_OPTIONS: unknown switch%s %s%s ignored (known: -/+ with %s)\n",
+       unknown->count > 1 ? "es" : "", names, more, known);
 }
 
 /* Switches are separated by commas, spaces, tabs or newlines. */
@@ -226,9 +242,10 @@ static void read_pins(const char *value, uint32_t cpu_features, crisp_env_choice
   if (!refused.count) return;
   char more[48] = "";
   if (refused.count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
-  fprintf(stderr, "crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s the default\n", refused.shown[0],
-          refused.count > 1 ? ", " : "", refused.count > 1 ? refused.shown[1] : "", refused.count > 2 ? ", " : "",
-          refused.count > 2 ? refused.shown[2] : "", more, refused.count > 1 ? "those kernels keep" : "that kernel keeps");
+  warn("crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s the default\n", refused.shown[0],
+       refused.count > 1 ? ", " : "", refused.count > 1 ? refused.shown[1] : "",
+       refused.count > 2 ? ", " : "", refused.count > 2 ? refused.shown[2] : "", more,
+       refused.count > 1 ? "those kernels keep" : "that kernel keeps");
   if (choice->status != CRISP_E_INVALID) choice->status = refused.status;
 }
 

@@ -44,8 +44,11 @@ typedef unsigned __int128 crisp_dlimb;
 #define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
 #endif
 /* Scratch one Karatsuba call of size n needs, its recursion included:
- * 6 * ceil(n/2) + 1 at this level, a geometric series below. */
-#define CRISP_KARATSUBA_SCRATCH(n) (7 * (n) + 64)
+ * 6 * ceil(n/2) + 1 <= 3n + 4 at this level, then the same for ceil(n/2)
+ * below (crisp_karatsuba_scratch_used): at most 6n plus 4 per level, and
+ * a level halves n. Every frame that holds a scratch is sized by this, so
+ * the bound is kept tight. */
+#define CRISP_KARATSUBA_SCRATCH(n) (6 * (n) + 64)
 
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
  * flavour (the ADX rows have their own). */
@@ -180,24 +183,13 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_add_carry_x86_64(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);
 }
 
-/* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
- * longer operand when the shorter one is large enough, else schoolbook.
- * The operands may be secrets (a caller's RSA): Karatsuba's scratch and
- * block are wiped, and its recursion's frames scrubbed. */
-static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
-                                    size_t yn) {
-  if (xn < yn) {
-    const crisp_limb *t = x;
-    x = y, y = t;
-    size_t tn = xn;
-    xn = yn, yn = tn;
-  }
-  if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX) {
-    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
-    return;
-  }
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
-  crisp_limb block[2 * CRISP_KARATSUBA_MAX];
+/* z[0..xn+yn) = x * y for xn >= yn >= CRISP_KARATSUBA_MUL_MIN: equal-size
+ * Karatsuba blocks of the longer operand, then a schoolbook rest; scratch
+ * and block come from the caller's frame, sized for yn. The operands may be
+ * secrets (a caller's RSA): the scratch and the block are wiped, and the
+ * recursion's frames scrubbed. */
+static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                       size_t yn, crisp_limb *scratch, crisp_limb *block) {
   crisp_bn_mul_equal(z, x, y, yn, scratch, 0);
   size_t done = yn;
   for (; done + yn <= xn; done += yn) {
@@ -222,15 +214,83 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
   crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
-static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
-  if (CRISP_SQR_SCHOOLBOOK(n) || n > CRISP_KARATSUBA_MAX) {
-    crisp_bn_sqr_basecase(z, x, n);
-    return;
-  }
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+/* z = x^2 for CRISP_SQR_SCHOOLBOOK(n) false, the scratch from the caller. */
+static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb *scratch) {
   crisp_bn_karatsuba(z, x, x, n, scratch, 1);
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
   crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+}
+
+/* One frame per size class of the Karatsuba operand, so that a product
+ * takes the stack its size needs rather than the largest size's. */
+#define CRISP_KARATSUBA_SMALL 64
+#define CRISP_KARATSUBA_MEDIUM 128
+
+static __attribute__((noinline, unused)) void crisp_bn_mul_small(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t xn, const crisp_limb *y, size_t yn) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_SMALL)], block[2 * CRISP_KARATSUBA_SMALL];
+  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_mul_medium(crisp_limb *z, const crisp_limb *x,
+                                                                  size_t xn, const crisp_limb *y, size_t yn) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MEDIUM)], block[2 * CRISP_KARATSUBA_MEDIUM];
+  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_mul_large(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t xn, const crisp_limb *y, size_t yn) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)], block[2 * CRISP_KARATSUBA_MAX];
+  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+}
+
+/* z[0..xn+yn) = x * y for any sizes: Karatsuba blocks when the shorter
+ * operand is large enough, else schoolbook. */
+static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                    size_t yn) {
+  if (xn < yn) {
+    const crisp_limb *t = x;
+    x = y, y = t;
+    size_t tn = xn;
+    xn = yn, yn = tn;
+  }
+  if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX)
+    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+  else if (yn <= CRISP_KARATSUBA_SMALL)
+    crisp_bn_mul_small(z, x, xn, y, yn);
+  else if (yn <= CRISP_KARATSUBA_MEDIUM)
+    crisp_bn_mul_medium(z, x, xn, y, yn);
+  else
+    crisp_bn_mul_large(z, x, xn, y, yn);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_sqr_small(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t n) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_SMALL)];
+  crisp_bn_sqr_karatsuba(z, x, n, scratch);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_sqr_medium(crisp_limb *z, const crisp_limb *x,
+                                                                  size_t n) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MEDIUM)];
+  crisp_bn_sqr_karatsuba(z, x, n, scratch);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_sqr_large(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t n) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+  crisp_bn_sqr_karatsuba(z, x, n, scratch);
+}
+
+static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
+  if (CRISP_SQR_SCHOOLBOOK(n) || n > CRISP_KARATSUBA_MAX)
+    crisp_bn_sqr_basecase(z, x, n);
+  else if (n <= CRISP_KARATSUBA_SMALL)
+    crisp_bn_sqr_small(z, x, n);
+  else if (n <= CRISP_KARATSUBA_MEDIUM)
+    crisp_bn_sqr_medium(z, x, n);
+  else
+    crisp_bn_sqr_large(z, x, n);
 }
 
 /* Montgomery reduction of t[0..2n) (t < m R): r = t R^-1 mod m, fully
