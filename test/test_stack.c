@@ -46,6 +46,9 @@ static crisp_limb exponent[MAX_LIMBS], result[MAX_LIMBS], result2[MAX_LIMBS];
 static crisp_limb prime_p[MAX_LIMBS / 2], prime_q[MAX_LIMBS / 2], exponent_p[MAX_LIMBS / 2],
     exponent_q[MAX_LIMBS / 2], inverse_q[MAX_LIMBS / 2], ciphertext[MAX_LIMBS], public_exponent[1] = {65537};
 static uint8_t message[MESSAGE_BYTES], output[MESSAGE_BYTES + 64], key[32], nonce[24], tag[16];
+/* Associated data apart from every message buffer: the AEAD refuses an ad
+ * that shares a byte with pt, ct or tag. */
+static uint8_t associated_data[13];
 static const void *lane_data[LANES];
 static size_t lane_len[LANES];
 static uint8_t lane_digest[LANES][16];
@@ -171,7 +174,7 @@ static int call_hchacha20(size_t size) {
   return crisp_hchacha20(output, key, nonce);
 }
 static int call_seal(size_t len) {
-  return crisp_chacha20_poly1305_seal(output, tag, message, len, message + 1, 13, nonce, key);
+  return crisp_chacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data, nonce, key);
 }
 /* Forged: the tag of the previous seal does not fit this nonce's. */
 static int call_open(size_t len) {
@@ -185,7 +188,7 @@ static int call_seal_open(size_t len) {
   return status;
 }
 static int call_xseal(size_t len) {
-  return crisp_xchacha20_poly1305_seal(output, tag, message, len, message + 1, 13, nonce, key);
+  return crisp_xchacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data, nonce, key);
 }
 static int call_xopen(size_t len) {
   const int status = crisp_xchacha20_poly1305_open(output, message, len, tag, NULL, 0, nonce, key);
@@ -254,14 +257,13 @@ static int call_mod_exp2(size_t n) {
   return crisp_bn_mod_exp2(result, result2, base, base2, exponent, exponent + 1, 1, modulus, modulus2, n);
 }
 
-/* p and q need not be prime for the call to run its whole course: the
- * fault check (e given: the path without it and more) runs and, for
- * numbers that are not an RSA key, answers CRISP_E_MISMATCH. */
+/* p and q need not be prime for the call to run its whole course, only
+ * coprime with qinv q's inverse (q = p - 2, as test_crt_partner makes
+ * them): the fault check (e given: the path without it and more) runs
+ * and, for numbers that are not an RSA key, answers CRISP_E_MISMATCH. */
 static void prepare_crt(size_t half) {
   random_odd_top(prime_p, half);
-  random_odd_top(prime_q, half);
-  memcpy(inverse_q, operand_y, half * sizeof *inverse_q);
-  inverse_q[half - 1] = prime_p[half - 1] >> 1;
+  test_crt_partner(prime_q, inverse_q, prime_p, half);
   assert_int_equal(crisp_bn_mul(product, prime_p, half, prime_q, half), CRISP_OK);
   memcpy(ciphertext, operand_x, 2 * half * sizeof *ciphertext);
   ciphertext[2 * half - 1] = product[2 * half - 1] >> 1;
