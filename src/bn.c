@@ -117,19 +117,39 @@ static __attribute__((noinline)) int check_mont_operands(const crisp_limb *r, co
   return CRISP_OK;
 }
 
-static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
-                                                 const crisp_limb *m, size_t n, crisp_limb minv) {
-  const int status = check_mont_operands(r, a, b, m, n, minv);
-  if (status != CRISP_OK) return status;
-  /* Kernels want r apart from its inputs: copy an aliased operand. */
+/* The kernel on copies of the operands r overlaps (kernels want r apart
+ * from their inputs). Out of line: only this path pays for the copies'
+ * frame, which the public call's scrub then covers (CRISP_SCRUB_BN_ALIAS_BYTES). */
+static __attribute__((noinline)) void mont_mul_copied(const crisp_bn_mont_mul_impl *impl, crisp_limb *r,
+                                                      const crisp_limb *a, const crisp_limb *b,
+                                                      const crisp_limb *m, size_t n, crisp_limb minv) {
   crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS], copy_b[CRISP_BN_MONT_MAX_LIMBS];
   const int alias_a = limbs_overlap(r, n, a, n), alias_b = limbs_overlap(r, n, b, n);
   if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
   if (alias_b) memcpy(copy_b, b, n * LIMB_BYTES);
-  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
   impl->mont_mul(r, alias_a ? copy_a : a, alias_b ? copy_b : b, m, n, minv);
   if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
   if (alias_b) crisp_wipe(copy_b, n * LIMB_BYTES);
+}
+
+static __attribute__((noinline)) void mont_sqr_copied(const crisp_bn_mont_sqr_impl *impl, crisp_limb *r,
+                                                      const crisp_limb *a, const crisp_limb *m, size_t n,
+                                                      crisp_limb minv) {
+  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
+  memcpy(copy_a, a, n * LIMB_BYTES);
+  impl->mont_sqr(r, copy_a, m, n, minv);
+  crisp_wipe(copy_a, n * LIMB_BYTES);
+}
+
+static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                                 const crisp_limb *m, size_t n, crisp_limb minv) {
+  const int status = check_mont_operands(r, a, b, m, n, minv);
+  if (status != CRISP_OK) return status;
+  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
+  if (limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n))
+    mont_mul_copied(impl, r, a, b, m, n, minv);
+  else
+    impl->mont_mul(r, a, b, m, n, minv);
   return CRISP_OK;
 }
 
@@ -137,12 +157,11 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
                                                  size_t n, crisp_limb minv) {
   const int status = check_mont_operands(r, a, a, m, n, minv);
   if (status != CRISP_OK) return status;
-  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
-  const int alias_a = limbs_overlap(r, n, a, n);
-  if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
   const crisp_bn_mont_sqr_impl *impl = crisp_active_bn_mont_sqr();
-  impl->mont_sqr(r, alias_a ? copy_a : a, m, n, minv);
-  if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
+  if (limbs_overlap(r, n, a, n))
+    mont_sqr_copied(impl, r, a, m, n, minv);
+  else
+    impl->mont_sqr(r, a, m, n, minv);
   return CRISP_OK;
 }
 
@@ -150,13 +169,13 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
  * used overwritten (src/scrub_depths.h). */
 int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   const int status = bn_mul(z, x, xn, y, yn);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_BYTES);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_BYTES(xn < yn ? xn : yn));
   return status;
 }
 
 int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   const int status = bn_sqr(z, x, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_SQR_BYTES);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_SQR_BYTES(n));
   return status;
 }
 
@@ -168,19 +187,21 @@ int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
 
 int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
   const int status = bn_mont_r2(r2, m, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n));
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_R2_BYTES(n));
   return status;
 }
 
 int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
                       crisp_limb minv) {
   const int status = bn_mont_mul(r, a, b, m, n, minv);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n));
+  const int copied = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }
 
 int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
   const int status = bn_mont_sqr(r, a, m, n, minv);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n));
+  const int copied = limbs_overlap(r, n, a, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }

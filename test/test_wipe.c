@@ -241,6 +241,15 @@ static void call_mont_r2(size_t n) {
 static void call_mont_mul(size_t n) {
   status_is(crisp_bn_mont_mul(bn_r, bn_a, bn_b, bn_m, n, bn_minv), CRISP_OK);
 }
+/* r == a: the front-end's copy of the operand */
+static void call_mont_mul_aliased(size_t n) {
+  memcpy(bn_r, bn_a, n * sizeof *bn_r);
+  status_is(crisp_bn_mont_mul(bn_r, bn_r, bn_b, bn_m, n, bn_minv), CRISP_OK);
+}
+static void call_mont_sqr_aliased(size_t n) {
+  memcpy(bn_r, bn_a, n * sizeof *bn_r);
+  status_is(crisp_bn_mont_sqr(bn_r, bn_r, bn_m, n, bn_minv), CRISP_OK);
+}
 static void call_mont_sqr(size_t n) {
   status_is(crisp_bn_mont_sqr(bn_r, bn_a, bn_m, n, bn_minv), CRISP_OK);
 }
@@ -400,6 +409,10 @@ static const wipe_case cases[] = {
      call_mont_mul},
     {"bn_mont_sqr", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), bn_operands,
      call_mont_sqr},
+    {"bn_mont_mul aliased", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands, call_mont_mul_aliased},
+    {"bn_mont_sqr aliased", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands, call_mont_sqr_aliased},
     /* the mont_mul implementation's own exponentiation or the front-end's
      * ladder over mont_mul and mont_sqr */
     {"bn_mod_exp", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR, SIZES(exponent_sizes), bn_operands,

@@ -180,22 +180,12 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_add_carry_x86_64(z + low + 2 * high + 1, 2 * n - (low + 2 * high + 1), carry);
 }
 
-/* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
- * longer operand when the shorter one is large enough, else schoolbook.
- * The operands may be secrets (a caller's RSA): Karatsuba's scratch and
- * block are wiped, and its recursion's frames scrubbed. */
-static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
-                                    size_t yn) {
-  if (xn < yn) {
-    const crisp_limb *t = x;
-    x = y, y = t;
-    size_t tn = xn;
-    xn = yn, yn = tn;
-  }
-  if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX) {
-    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
-    return;
-  }
+/* The Karatsuba blocks of crisp_bn_mul_any, yn from CRISP_KARATSUBA_MUL_MIN
+ * to CRISP_KARATSUBA_MAX and xn >= yn. Out of line, so that the scratch's
+ * frame is only paid for at those sizes: the schoolbook sizes keep a small
+ * stack (and a small scrub after the public call). */
+static __attribute__((noinline, unused)) void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x,
+                                                                  size_t xn, const crisp_limb *y, size_t yn) {
   crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
   crisp_limb block[2 * CRISP_KARATSUBA_MAX];
   crisp_bn_mul_equal(z, x, y, yn, scratch, 0);
@@ -222,15 +212,40 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
   crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
 }
 
+/* z[0..xn+yn) = x * y for any sizes: equal-size Karatsuba blocks of the
+ * longer operand when the shorter one is large enough, else schoolbook.
+ * The operands may be secrets (a caller's RSA): Karatsuba's scratch and
+ * block are wiped, and its recursion's frames scrubbed. */
+static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                    size_t yn) {
+  if (xn < yn) {
+    const crisp_limb *t = x;
+    x = y, y = t;
+    size_t tn = xn;
+    xn = yn, yn = tn;
+  }
+  if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX) {
+    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+    return;
+  }
+  crisp_bn_mul_blocks(z, x, xn, y, yn);
+}
+
+/* The Karatsuba square, out of line for the same reason. */
+static __attribute__((noinline, unused)) void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x,
+                                                                     size_t n) {
+  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+  crisp_bn_karatsuba(z, x, x, n, scratch, 1);
+  crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
+  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+}
+
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
   if (CRISP_SQR_SCHOOLBOOK(n) || n > CRISP_KARATSUBA_MAX) {
     crisp_bn_sqr_basecase(z, x, n);
     return;
   }
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
-  crisp_bn_karatsuba(z, x, x, n, scratch, 1);
-  crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
-  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+  crisp_bn_sqr_karatsuba(z, x, n);
 }
 
 /* Montgomery reduction of t[0..2n) (t < m R): r = t R^-1 mod m, fully
