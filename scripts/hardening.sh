@@ -1,12 +1,12 @@
 # scripts/hardening.sh - the hardening stages of scripts/test.sh (sourced by
 # it, not run alone): sanitizers, valgrind memcheck, constant-time checks
 # (memcheck, MemorySanitizer, timing, and the planted leaks they must
-# report), the stack-wipe test on a clang build, ThreadSanitizer, the
+# report), the stack-wipe test at six builds, ThreadSanitizer, the
 # CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short libFuzzer run. Each
 # stage_NAME uses test.sh's helpers (configure, run_meson_test, list_tests,
 # crisp_tool) and build directories next to the native one: PREFIX-asan,
 # PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT], PREFIX-plant-PLANT,
-# PREFIX-clang (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
+# PREFIX-wipe-COMPILER-OLEVEL (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
 # PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
 # Longer runs (see README "Hardening"):
@@ -21,7 +21,7 @@
 #   bash scripts/test.sh planted-faults
 #       TSan, the leak checks and the fuzzers each shown failing on a plant
 
-hardening_stages=(sanitize valgrind constant-time ct-msan ct-timing ct-planted wipe-clang tsan env-sweep fuzz)
+hardening_stages=(sanitize valgrind constant-time ct-msan ct-timing ct-planted wipe-builds tsan env-sweep fuzz)
 # Run only when named: bash scripts/test.sh soak, bash scripts/test.sh planted-faults
 opt_in_stages=(soak planted-faults)
 
@@ -33,7 +33,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
-    wipe-clang) echo "test_wipe built with clang: no secret left in the stack whichever compiler built crisp" ;;
+    wipe-builds) echo "test_wipe built by gcc and clang at -O2, -O3 and -Os, bound lazily, with and without LD_BIND_NOW=1" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
@@ -247,25 +247,45 @@ stage_ct-planted() {
   return "$failed"
 }
 
-# test_wipe on a clang build without sanitizers (they lay the stack out
-# their own way): the native stage runs it on gcc's build; how deep a
-# kernel's frames reach, what the compiler spills and which registers it
-# saves are the compiler's choice, and the wipes must cover either.
-stage_wipe-clang() {
-  local dir=$build_prefix-clang log=$native_dir/clang
+# test_wipe (no sanitizers: they lay the stack out their own way) built by
+# gcc and clang at -O2, -O3 and -Os: how deep frames reach, what is spilled
+# and which registers are saved is the compiler's and the level's choice,
+# and the wipes must cover each. Only the library and the test are built.
+# libcrisp is linked without -z now (-Dlazy_binding=true) and the test runs
+# once bound lazily and once with LD_BIND_NOW=1: no secret path may enter
+# the dynamic resolver (its first calls run in fresh processes).
+wipe_builds=("gcc 2" "gcc 3" "gcc s" "clang 2" "clang 3" "clang s")
+
+stage_wipe-builds() {
   command -v clang >/dev/null || {
-    echo "clang is needed for the clang build" >&2
+    echo "clang is needed for the clang builds" >&2
     return 1
   }
-  CC=clang configure "$dir" -Dtools=false -Dpeers=disabled >"$log.setup.log" 2>&1 || {
-    cat "$log.setup.log"
-    return 1
-  }
-  meson compile -C "$dir" test/test_wipe >"$log.compile.log" 2>&1 || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
-  run_meson_test "$dir" wipe
+  local build compiler level bind_now dir log status=0
+  for build in "${wipe_builds[@]}"; do
+    read -r compiler level <<<"$build"
+    dir=$build_prefix-wipe-$compiler-O$level log=$native_dir/wipe-$compiler-O$level
+    CC=$compiler configure "$dir" -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false \
+      -Doptimization="$level" >"$log.setup.log" 2>&1 || {
+      cat "$log.setup.log"
+      return 1
+    }
+    meson compile -C "$dir" test/test_wipe >"$log.compile.log" 2>&1 || {
+      tail -30 "$log.compile.log"
+      return 1
+    }
+    for bind_now in "" 1; do
+      if LD_BIND_NOW=$bind_now "$dir/test/test_wipe" >"$log.test.log" 2>&1; then
+        printf '    %-6s -O%s %-14s passed (%s)\n' "$compiler" "$level" "${bind_now:+LD_BIND_NOW=1}" \
+          "$(grep -o '[0-9]* first calls compared' "$log.test.log")"
+      else
+        echo "    $compiler -O$level ${bind_now:+LD_BIND_NOW=1 }failed:" >&2
+        grep -v '^\[' "$log.test.log" | sed -n 1,40p >&2
+        status=1
+      fi
+    done
+  done
+  return "$status"
 }
 
 stage_tsan() {

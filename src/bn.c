@@ -5,6 +5,7 @@
 
 #include "bn_internal.h"
 #include "dispatch/select.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 #define LIMB_BYTES sizeof(crisp_limb)
@@ -15,7 +16,8 @@ static int limbs_overlap(const crisp_limb *a, size_t an, const crisp_limb *b, si
   return crisp_overlaps(a, an * LIMB_BYTES, b, bn * LIMB_BYTES);
 }
 
-int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+static __attribute__((noinline)) int bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn,
+                                            const crisp_limb *y, size_t yn) {
   if (!z || !x || !y || !xn || !yn) return CRISP_E_INVALID;
   if (xn > MAX_LIMBS || yn > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, xn + yn, x, xn) || limbs_overlap(z, xn + yn, y, yn)) return CRISP_E_INVALID;
@@ -23,7 +25,7 @@ int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb
   return CRISP_OK;
 }
 
-int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
+static __attribute__((noinline)) int bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   if (!z || !x || !n) return CRISP_E_INVALID;
   if (n > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, 2 * n, x, n)) return CRISP_E_INVALID;
@@ -31,7 +33,8 @@ int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   return CRISP_OK;
 }
 
-int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry) {
+static __attribute__((noinline)) int bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
+                                                crisp_limb *carry) {
   if (!z || !x || !n || !carry) return CRISP_E_INVALID;
   if (n > MAX_LIMBS) return CRISP_E_RANGE;
   /* x == z works limb by limb; a shifted overlap would read written limbs. */
@@ -85,7 +88,7 @@ void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, cri
   memcpy(r2, x, n * LIMB_BYTES);
 }
 
-int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
+static __attribute__((noinline)) int bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
   const int status = check_modulus(m, n);
   if (status != CRISP_OK) return status;
   if (!r2) return CRISP_E_INVALID;
@@ -115,30 +118,91 @@ static __attribute__((noinline)) int check_mont_operands(const crisp_limb *r, co
   return CRISP_OK;
 }
 
-int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
-                      crisp_limb minv) {
-  const int status = check_mont_operands(r, a, b, m, n, minv);
-  if (status != CRISP_OK) return status;
-  /* Kernels want r apart from its inputs: copy an aliased operand. */
+/* The kernel on copies of the operands r overlaps (kernels want r apart
+ * from their inputs). Out of line: only this path pays for the copies'
+ * frame, which the public call's scrub then covers (CRISP_SCRUB_BN_ALIAS_BYTES). */
+static __attribute__((noinline)) void mont_mul_copied(const crisp_bn_mont_mul_impl *impl, crisp_limb *r,
+                                                      const crisp_limb *a, const crisp_limb *b,
+                                                      const crisp_limb *m, size_t n, crisp_limb minv) {
   crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS], copy_b[CRISP_BN_MONT_MAX_LIMBS];
   const int alias_a = limbs_overlap(r, n, a, n), alias_b = limbs_overlap(r, n, b, n);
   if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
   if (alias_b) memcpy(copy_b, b, n * LIMB_BYTES);
-  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
   impl->mont_mul(r, alias_a ? copy_a : a, alias_b ? copy_b : b, m, n, minv);
   if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
   if (alias_b) crisp_wipe(copy_b, n * LIMB_BYTES);
+}
+
+static __attribute__((noinline)) void mont_sqr_copied(const crisp_bn_mont_sqr_impl *impl, crisp_limb *r,
+                                                      const crisp_limb *a, const crisp_limb *m, size_t n,
+                                                      crisp_limb minv) {
+  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
+  memcpy(copy_a, a, n * LIMB_BYTES);
+  impl->mont_sqr(r, copy_a, m, n, minv);
+  crisp_wipe(copy_a, n * LIMB_BYTES);
+}
+
+static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                                 const crisp_limb *m, size_t n, crisp_limb minv) {
+  const int status = check_mont_operands(r, a, b, m, n, minv);
+  if (status != CRISP_OK) return status;
+  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
+  if (limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n))
+    mont_mul_copied(impl, r, a, b, m, n, minv);
+  else
+    impl->mont_mul(r, a, b, m, n, minv);
   return CRISP_OK;
 }
 
-int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
+                                                 size_t n, crisp_limb minv) {
   const int status = check_mont_operands(r, a, a, m, n, minv);
   if (status != CRISP_OK) return status;
-  crisp_limb copy_a[CRISP_BN_MONT_MAX_LIMBS];
-  const int alias_a = limbs_overlap(r, n, a, n);
-  if (alias_a) memcpy(copy_a, a, n * LIMB_BYTES);
   const crisp_bn_mont_sqr_impl *impl = crisp_active_bn_mont_sqr();
-  impl->mont_sqr(r, alias_a ? copy_a : a, m, n, minv);
-  if (alias_a) crisp_wipe(copy_a, n * LIMB_BYTES);
+  if (limbs_overlap(r, n, a, n))
+    mont_sqr_copied(impl, r, a, m, n, minv);
+  else
+    impl->mont_sqr(r, a, m, n, minv);
   return CRISP_OK;
+}
+
+/* The public calls: the work above as a call of its own, then the stack it
+ * used overwritten (src/scrub_depths.h). */
+int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
+  const int status = bn_mul(z, x, xn, y, yn);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_BYTES(xn < yn ? xn : yn));
+  return status;
+}
+
+int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
+  const int status = bn_sqr(z, x, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_SQR_BYTES(n));
+  return status;
+}
+
+int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry) {
+  const int status = bn_mul_add(z, x, n, k, carry);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_ADD_BYTES);
+  return status;
+}
+
+int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
+  const int status = bn_mont_r2(r2, m, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_R2_BYTES(n));
+  return status;
+}
+
+int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
+                      crisp_limb minv) {
+  const int status = bn_mont_mul(r, a, b, m, n, minv);
+  const int copied = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  return status;
+}
+
+int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+  const int status = bn_mont_sqr(r, a, m, n, minv);
+  const int copied = limbs_overlap(r, n, a, n);
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  return status;
 }

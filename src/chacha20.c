@@ -5,6 +5,7 @@
 #include "chacha20_internal.h"
 #include "dispatch/select.h"
 #include "generic/generic.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 /* "expand 32-byte k" as four little-endian words (RFC 8439 2.3). */
@@ -18,7 +19,11 @@ void crisp_chacha20_setup(uint32_t state[16], const uint8_t key[32], const uint8
   for (int i = 0; i < 3; i++) state[13 + i] = crisp_load32_le(nonce + 4 * i);
 }
 
-void crisp_hchacha20_subkey(uint8_t subkey[32], const uint8_t key[32], const uint8_t input[16]) {
+/* Out of line: whatever a compiler keeps of the key in its frame lies
+ * below its caller's, where crisp_hchacha20's scrub (or the XChaCha20
+ * AEAD's) reaches. */
+__attribute__((noinline)) void crisp_hchacha20_subkey(uint8_t subkey[32], const uint8_t key[32],
+                                                      const uint8_t input[16]) {
   uint32_t x[16];
   for (int i = 0; i < 4; i++) x[i] = sigma[i];
   for (int i = 0; i < 8; i++) x[4 + i] = crisp_load32_le(key + 4 * i);
@@ -28,13 +33,24 @@ void crisp_hchacha20_subkey(uint8_t subkey[32], const uint8_t key[32], const uin
   for (int i = 0; i < 4; i++) crisp_store32_le(subkey + 4 * i, x[i]);
   for (int i = 0; i < 4; i++) crisp_store32_le(subkey + 16 + 4 * i, x[12 + i]);
   crisp_wipe(x, sizeof x);
-  crisp_scrub_stack(); /* the rounds' spills */
 }
 
 int crisp_hchacha20(uint8_t subkey[32], const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t input[16]) {
   if (!subkey || !key || !input) return CRISP_E_INVALID;
   crisp_hchacha20_subkey(subkey, key, input);
+  crisp_scrub_stack_deep(CRISP_SCRUB_HCHACHA20_BYTES);
   return CRISP_OK;
+}
+
+/* The key's words in the input block and the kernel, as a call of their
+ * own: every frame that held them lies below crisp_chacha20's. */
+static __attribute__((noinline)) void chacha20_keyed(const crisp_chacha20_impl *impl, uint8_t *out,
+                                                     const uint8_t *in, size_t len, const uint8_t key[32],
+                                                     const uint8_t nonce[12], uint32_t counter) {
+  uint32_t state[16];
+  crisp_chacha20_setup(state, key, nonce, counter);
+  impl->xor_stream(out, in, len, state);
+  crisp_wipe(state, sizeof state);
 }
 
 int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
@@ -45,9 +61,7 @@ int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t ke
   /* Blocks from counter to 2^32 - 1 inclusive are available. */
   const uint64_t blocks = (uint64_t)(len / 64) + (len % 64 != 0);
   if (blocks > (uint64_t)0x100000000u - counter) return CRISP_E_RANGE;
-  uint32_t state[16];
-  crisp_chacha20_setup(state, key, nonce, counter);
-  crisp_active_chacha20()->xor_stream(out, in, len, state);
-  crisp_wipe(state, sizeof state);
+  chacha20_keyed(crisp_active_chacha20(), out, in, len, key, nonce, counter);
+  crisp_scrub_stack_deep(CRISP_SCRUB_CHACHA20_BYTES(len));
   return CRISP_OK;
 }

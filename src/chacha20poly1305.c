@@ -17,6 +17,8 @@
 
 #include "chacha20_internal.h"
 #include "dispatch/select.h"
+#include "poly1305_internal.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 #define CHUNK 16384
@@ -289,50 +291,84 @@ static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uin
   crisp_wipe(subkey, sizeof subkey);
 }
 
-int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
-                                 const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
-                                 const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
-                                 const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+static __attribute__((noinline)) int chacha_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                                 const uint8_t *ad, size_t ad_len, const uint8_t nonce[12],
+                                                 const uint8_t key[32]) {
   const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
   crisp_chacha20_setup(state, key, nonce, 0);
   aead_seal(ct, tag, pt, len, ad, ad_len, state);
   return CRISP_OK;
+}
+
+static __attribute__((noinline)) int chacha_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                                 const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
+                                                 const uint8_t nonce[12], const uint8_t key[32]) {
+  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  crisp_chacha20_setup(state, key, nonce, 0);
+  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+}
+
+static __attribute__((noinline)) int xchacha_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                                  const uint8_t *ad, size_t ad_len, const uint8_t nonce[24],
+                                                  const uint8_t key[32]) {
+  const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  xchacha_state(state, nonce, key);
+  aead_seal(ct, tag, pt, len, ad, ad_len, state);
+  return CRISP_OK;
+}
+
+static __attribute__((noinline)) int xchacha_open(uint8_t *pt, const uint8_t *ct, size_t len,
+                                                  const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
+                                                  const uint8_t nonce[24], const uint8_t key[32]) {
+  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
+  if (rc != CRISP_OK) return rc;
+  uint32_t state[16];
+  xchacha_state(state, nonce, key);
+  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+}
+
+/* The public one-shot calls: the work above as a call of its own, then
+ * the stack it used overwritten (src/scrub_depths.h). */
+int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
+                                 const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
+                                 const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                 const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
+  const int status = chacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  return status;
 }
 
 int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                  const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
                                  size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
-  if (rc != CRISP_OK) return rc;
-  uint32_t state[16];
-  crisp_chacha20_setup(state, key, nonce, 0);
-  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+  const int status = chacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  return status;
 }
 
 int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
                                   const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
-  if (rc != CRISP_OK) return rc;
-  uint32_t state[16];
-  xchacha_state(state, nonce, key);
-  aead_seal(ct, tag, pt, len, ad, ad_len, state);
-  return CRISP_OK;
+  const int status = xchacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  return status;
 }
 
 int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                   const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
                                   size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
-  if (rc != CRISP_OK) return rc;
-  uint32_t state[16];
-  xchacha_state(state, nonce, key);
-  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+  const int status = xchacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  return status;
 }
 
 /* ---- streaming ----------------------------------------------------------- */
@@ -367,13 +403,13 @@ static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction d
   memcpy(f->state, state, sizeof f->state);
   uint8_t block0[64] = {0};
   f->chacha->xor_stream(block0, block0, sizeof block0, f->state);
-  crisp_poly1305_init(&f->mac, block0);
+  crisp_poly1305_init_unscrubbed(&f->mac, block0);
   crisp_wipe(block0, sizeof block0);
   f->state[12] = 1;
   f->keystream_used = sizeof f->keystream;
   f->ad_len = ad_len;
-  if (ad_len) crisp_poly1305_update(&f->mac, ad, ad_len);
-  if (ad_len % MAC_BLOCK) crisp_poly1305_update(&f->mac, zeros, MAC_BLOCK - ad_len % MAC_BLOCK);
+  if (ad_len) crisp_poly1305_update_unscrubbed(&f->mac, ad, ad_len);
+  if (ad_len % MAC_BLOCK) crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - ad_len % MAC_BLOCK);
   f->direction = (uint32_t)direction;
   return CRISP_OK;
 }
@@ -389,10 +425,9 @@ static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direc
   return CRISP_OK;
 }
 
-int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
-                                        const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
-                                        const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
-                                        size_t ad_len) {
+static __attribute__((noinline)) int stream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                 crisp_aead_direction direction, const uint8_t nonce[12],
+                                                 const uint8_t key[32], const uint8_t *ad, size_t ad_len) {
   const int rc = stream_init_checks(ctx, direction, nonce, key, ad, ad_len);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
@@ -402,10 +437,9 @@ int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_
   return CRISP_OK;
 }
 
-int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
-                                         const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
-                                         const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
-                                         size_t ad_len) {
+static __attribute__((noinline)) int xstream_init(crisp_chacha20_poly1305_ctx *ctx,
+                                                  crisp_aead_direction direction, const uint8_t nonce[24],
+                                                  const uint8_t key[32], const uint8_t *ad, size_t ad_len) {
   const int rc = stream_init_checks(ctx, direction, nonce, key, ad, ad_len);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
@@ -435,8 +469,8 @@ static void stream_xor(stream_frontend *f, uint8_t *out, const uint8_t *in, size
   }
 }
 
-int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in,
-                                          size_t len) {
+static __attribute__((noinline)) int stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out,
+                                                   const uint8_t *in, size_t len) {
   if (!ctx) return CRISP_E_INVALID;
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   if (f->direction != CRISP_AEAD_SEAL && f->direction != CRISP_AEAD_OPEN) return CRISP_E_INVALID;
@@ -447,26 +481,26 @@ int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint
   f->ct_len += len;
   for (size_t done = 0; done < len; done += CHUNK) {
     const size_t n = len - done < CHUNK ? len - done : CHUNK;
-    if (f->direction == CRISP_AEAD_OPEN) crisp_poly1305_update(&f->mac, in + done, n);
+    if (f->direction == CRISP_AEAD_OPEN) crisp_poly1305_update_unscrubbed(&f->mac, in + done, n);
     stream_xor(f, out + done, in + done, n);
-    if (f->direction == CRISP_AEAD_SEAL) crisp_poly1305_update(&f->mac, out + done, n);
+    if (f->direction == CRISP_AEAD_SEAL) crisp_poly1305_update_unscrubbed(&f->mac, out + done, n);
   }
   return CRISP_OK;
 }
 
 /* Pads the ciphertext, adds the lengths, writes the tag, wipes the context. */
 static void stream_tag(stream_frontend *f, uint8_t tag[16]) {
-  if (f->ct_len % MAC_BLOCK) crisp_poly1305_update(&f->mac, zeros, MAC_BLOCK - f->ct_len % MAC_BLOCK);
+  if (f->ct_len % MAC_BLOCK)
+    crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - f->ct_len % MAC_BLOCK);
   uint8_t lengths[MAC_BLOCK];
   crisp_store64_le(lengths, f->ad_len);
   crisp_store64_le(lengths + 8, f->ct_len);
-  crisp_poly1305_update(&f->mac, lengths, sizeof lengths);
-  crisp_poly1305_final(&f->mac, tag);
+  crisp_poly1305_update_unscrubbed(&f->mac, lengths, sizeof lengths);
+  crisp_poly1305_final_unscrubbed(&f->mac, tag);
   crisp_wipe(f, STREAM_HEADER);
 }
 
-int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
-                                              uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+static __attribute__((noinline)) int stream_seal_final(crisp_chacha20_poly1305_ctx *ctx, uint8_t tag[16]) {
   if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   if (f->direction != CRISP_AEAD_SEAL || shares_bytes(tag, MAC_BLOCK, ctx, sizeof *ctx)) {
@@ -477,8 +511,8 @@ int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
   return CRISP_OK;
 }
 
-int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
-                                              const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+static __attribute__((noinline)) int stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
+                                                       const uint8_t tag[16]) {
   if (!ctx || !tag) return CRISP_E_INVALID; /* the stream may go on */
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   if (f->direction != CRISP_AEAD_OPEN || shares_bytes(tag, MAC_BLOCK, ctx, sizeof *ctx)) {
@@ -490,4 +524,45 @@ int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
   const int bad = tags_differ(expected, tag);
   crisp_wipe(expected, sizeof expected);
   return bad ? CRISP_E_MISMATCH : CRISP_OK;
+}
+
+/* The public streaming calls, each scrubbing after its work as the one-shot
+ * calls do. */
+int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                                        const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
+                                        const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
+                                        size_t ad_len) {
+  const int status = stream_init(ctx, direction, nonce, key, ad, ad_len);
+  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_INIT_BYTES);
+  return status;
+}
+
+int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
+                                         const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
+                                         const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
+                                         size_t ad_len) {
+  const int status = xstream_init(ctx, direction, nonce, key, ad, ad_len);
+  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_INIT_BYTES);
+  return status;
+}
+
+int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in,
+                                          size_t len) {
+  const int status = stream_update(ctx, out, in, len);
+  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  return status;
+}
+
+int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
+                                              uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+  const int status = stream_seal_final(ctx, tag);
+  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  return status;
+}
+
+int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
+                                              const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
+  const int status = stream_open_final(ctx, tag);
+  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  return status;
 }

@@ -6,6 +6,8 @@
 #include <assert.h>
 
 #include "dispatch/select.h"
+#include "poly1305_internal.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 #define BLOCK 16
@@ -30,7 +32,8 @@ static_assert(sizeof(poly1305_frontend) == CRISP_POLY1305_CTX_SIZE, "context lay
 static_assert(offsetof(poly1305_frontend, state) == HEADER_SIZE, "the state starts a cache line when the context does");
 static_assert(_Alignof(poly1305_frontend) <= _Alignof(crisp_poly1305_ctx), "the public type is aligned for the fields");
 
-void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+__attribute__((noinline)) void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx,
+                                                              const uint8_t key[32]) {
   if (!ctx) return;
   poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
   if (!key) {
@@ -42,7 +45,8 @@ void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY13
   f->impl->init(f->state, key);
 }
 
-void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len) {
+__attribute__((noinline)) void crisp_poly1305_update_unscrubbed(crisp_poly1305_ctx *ctx, const void *data,
+                                                                size_t len) {
   if (!ctx || !data || !len) return;
   poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
   if (!f->impl) return;
@@ -67,7 +71,7 @@ void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len
   }
 }
 
-void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]) {
+__attribute__((noinline)) void crisp_poly1305_final_unscrubbed(crisp_poly1305_ctx *ctx, uint8_t tag[16]) {
   /* A NULL tag breaks a precondition: nothing happens, the stream goes on. */
   if (!ctx || !tag) return;
   poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
@@ -85,12 +89,27 @@ void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TA
   crisp_wipe(f, HEADER_SIZE);
 }
 
+void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  crisp_poly1305_init_unscrubbed(ctx, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_INIT_BYTES);
+}
+
+void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len) {
+  crisp_poly1305_update_unscrubbed(ctx, data, len);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
+}
+
+void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]) {
+  crisp_poly1305_final_unscrubbed(ctx, tag);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
+}
+
 /* One message: no context, no buffering; the short tail is padded on the
- * stack. Short TLS and QUIC records take this path, so every call saved counts. */
-void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
-                    const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
-  if (!tag || !key || (!data && len)) return;
-  const crisp_poly1305_impl *impl = crisp_active_poly1305();
+ * stack. Short TLS and QUIC records take this path, so every call saved
+ * counts. Out of line, so that the state and the kernels' frames lie below
+ * the public entry's, where its scrub reaches. */
+static __attribute__((noinline)) void poly1305_message(const crisp_poly1305_impl *impl, uint8_t tag[16],
+                                                       const void *data, size_t len, const uint8_t key[32]) {
   CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
   impl->init(state, key);
   const size_t whole = len / BLOCK;
@@ -106,14 +125,29 @@ void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size
   impl->finish(state, tag); /* wipes the state */
 }
 
-int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
-                          const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
-  if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
+void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                    const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  if (!tag || !key || (!data && len)) return;
+  poly1305_message(crisp_active_poly1305(), tag, data, len, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len));
+}
+
+/* The expected tag and the comparison of every byte, whatever the earlier
+ * ones were: only the verdict leaves this call. */
+static __attribute__((noinline)) int poly1305_check(const crisp_poly1305_impl *impl, const uint8_t tag[16],
+                                                    const void *data, size_t len, const uint8_t key[32]) {
   uint8_t expected[CRISP_POLY1305_TAG_SIZE];
-  crisp_poly1305(expected, data, len, key);
-  /* Every byte is compared whatever the earlier ones were. */
+  poly1305_message(impl, expected, data, len, key);
   unsigned diff = 0;
   for (size_t i = 0; i < sizeof expected; i++) diff |= (unsigned)(expected[i] ^ tag[i]);
   crisp_wipe(expected, sizeof expected);
   return diff == 0 ? CRISP_OK : CRISP_E_MISMATCH;
+}
+
+int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                          const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
+  if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
+  const int status = poly1305_check(crisp_active_poly1305(), tag, data, len, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len));
+  return status;
 }

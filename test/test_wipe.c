@@ -3,14 +3,20 @@
  * canary; after it returns, that stack is copied out. Two calls with the
  * same public inputs (modulus, sizes, lengths) and different secrets must
  * leave identical copies: a word that differs was written from a secret and
- * not wiped. Runs every implementation of the products (crisp_bn_mul,
- * crisp_bn_sqr), the Montgomery kernels,
- * crisp_bn_mod_exp, crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt, Poly1305
- * and ChaCha20 (under the AEADs) at the sizes that take each code path.
- * One such word fails, and is printed with what it is where the test can
- * tell (a secret word, a radix 2^52 or 2^26 digit of one). Blind spots: a
- * word that happens to be equal in both runs (a carry bit, one time in
- * two), and a kernel that spills nothing cannot show a missing wipe. */
+ * not wiped. Runs every public entry that takes a secret (the bignum calls,
+ * ChaCha20 and HChaCha20, both AEADs one-shot and streamed, Poly1305) at
+ * every implementation and the sizes that take each code path, and again
+ * as the first call of a fresh process at each level, where the CPU probe
+ * and, under lazy binding, the dynamic resolver run inside the call. One
+ * such word fails, and is printed with what it is where the test can tell
+ * (a secret word, a radix 2^52 or 2^26 digit of one). Blind spots: a word
+ * that happens to be equal in both runs (a carry bit, one time in two),
+ * and a kernel that spills nothing cannot show a missing wipe. */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "common.h"
 
 #if defined(__has_include)
@@ -158,41 +164,23 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
 #define CLEAR_CALLEE_SAVED() ((void)0)
 #endif
 
-/* The longest operands: 64 limbs, one more for the plain products (see
- * sizes below). */
-enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1 };
+/* ---- the calls under test ------------------------------------------------ */
 
-typedef enum operation { MUL, MUL_UNEVEN, SQR, MONT_MUL, MONT_SQR, MOD_EXP, MOD_EXP2, MOD_EXP_CRT } operation;
+/* Every buffer a call reads or writes is static: an output derived from a
+ * secret in a frame between the measuring one and the library would be the
+ * test's own word, not a leak. */
+enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1, MESSAGE_MAX = 20000, AD_LEN = 13 };
+static crisp_limb bn_m[PRODUCT_MAX_LIMBS], bn_a[PRODUCT_MAX_LIMBS], bn_b[PRODUCT_MAX_LIMBS];
+static crisp_limb bn_r[2 * PRODUCT_MAX_LIMBS], bn_r1[MAX_LIMBS], bn_c[2 * MAX_LIMBS], bn_carry, bn_minv;
+static uint8_t key[32], nonce[24], ad[AD_LEN], tag[16], forged_tag[16];
+static uint8_t message[MESSAGE_MAX], sealed[MESSAGE_MAX], opened[MESSAGE_MAX], in_place[MESSAGE_MAX];
+static crisp_poly1305_ctx mac_ctx;
+static crisp_chacha20_poly1305_ctx aead_ctx;
+/* The status each call gave, checked outside the measured frames. */
+static int status_seen, status_expected;
 
-/* Public parts of the CRT call: dp = dq = e = 1, so the fault check passes
- * (r = c) and c and the key (p = m, q = m - 2, qinv) are the secrets. */
-static const crisp_limb crt_one[64] = {1};
-
-/* One call of the operation on the given secrets (a, b or base, exponent)
- * with modulus m, the stack filled before and copied after. The calls stay
- * in this one function so that the stack depth is the same for both runs. */
-static __attribute__((noinline)) void run_once(operation op, const crisp_limb *a, const crisp_limb *b,
-                                               const crisp_limb *m, size_t n) {
-  crisp_limb r[2 * PRODUCT_MAX_LIMBS], r1[CRISP_BN_MONT_MAX_LIMBS], c[2 * 64] = {0}, q[64], qinv[64];
-  const crisp_limb minv = crisp_bn_mont_inv(m[0]);
-  if (op == MOD_EXP_CRT) memcpy(c, a, n * sizeof *c), test_crt_partner(q, qinv, m, n);
-  plant(0, a, n * sizeof *a), plant(1, op == MOD_EXP_CRT ? qinv : b, n * sizeof *b);
-  if (op == MOD_EXP_CRT) plant(2, m, n * sizeof *m); /* p */
-  stack_below(0);
-  CLEAR_CALLEE_SAVED();
-  int status = CRISP_OK;
-  if (op == MUL) status = crisp_bn_mul(r, a, n, b, n);
-  /* a longer than b: Karatsuba's blocks of b's length and a schoolbook rest */
-  if (op == MUL_UNEVEN) status = crisp_bn_mul(r, a, n, b, n / 2 + n / 8);
-  if (op == SQR) status = crisp_bn_sqr(r, a, n);
-  if (op == MONT_MUL) status = crisp_bn_mont_mul(r, a, b, m, n, minv);
-  if (op == MONT_SQR) status = crisp_bn_mont_sqr(r, a, m, n, minv);
-  if (op == MOD_EXP) status = crisp_bn_mod_exp(r, a, b, n, m, n);
-  /* bases a and b, exponents b and a */
-  if (op == MOD_EXP2) status = crisp_bn_mod_exp2(r, r1, a, b, b, a, n, m, m, n);
-  if (op == MOD_EXP_CRT) status = crisp_bn_mod_exp_crt(c, c, m, q, crt_one, crt_one, qinv, n, crt_one, 1);
-  stack_below(1);
-  assert_int_equal(status, CRISP_OK);
+static void status_is(int status, int expected) {
+  if (status != expected && status_seen == status_expected) status_seen = status, status_expected = expected;
 }
 
 static void random_modulus(crisp_limb *m, size_t n) {
@@ -205,100 +193,93 @@ static void random_below(crisp_limb *x, const crisp_limb *m, size_t n) {
   x[n - 1] = m[n - 1] >> 1;
 }
 
-/* Sizes: schoolbook, the 8- and 16-limb unrolled squares, the IFMA sizes
- * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
- * squares (48 up), two levels of it (64), and for the plain products 65,
- * whose 32-limb lower half recurses in a square where its 33-limb upper
- * half does not. */
-static const size_t sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
-
-static void check_operation(operation op, crisp_kernel kernel, const char *what) {
-  uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
-  assert_non_null(first), assert_non_null(second);
-  /* the same buffers for both runs: their addresses may reach the stack */
-  crisp_limb m[PRODUCT_MAX_LIMBS], a[PRODUCT_MAX_LIMBS], b[PRODUCT_MAX_LIMBS];
-  size_t failures = 0; /* calls that left a secret-derived word */
-  const char *name;
-  FOR_EACH_IMPL(kernel, name) {
-    /* mod_exp's ladder squares with mont_sqr: the same implementation */
-    if (op == MOD_EXP && crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, name) != CRISP_OK)
-      crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL);
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-      const size_t n = sizes[s];
-      /* the exponentiations are slow past 32 limbs and take no new path;
-       * the CRT's (exponents 1) is quick, and its depth grows with size */
-      if ((op == MOD_EXP || op == MOD_EXP2) && n > 32) continue;
-      if (op != MUL && op != MUL_UNEVEN && op != SQR && n > MAX_LIMBS) continue;
-      /* A first call resolves lazy bindings, whose stack use differs. No
-       * loop: a counter could reach the stack through a saved register.
-       * The modulus is public but for the CRT, whose primes it stands
-       * for: there it changes from run to run too. */
-      random_modulus(m, n);
-      random_below(a, m, n), random_below(b, m, n);
-      run_once(op, a, b, m, n);
-      if (op == MOD_EXP_CRT) random_modulus(m, n);
-      random_below(a, m, n), random_below(b, m, n);
-      run_once(op, a, b, m, n);
-      memcpy(first, snapshot, sizeof snapshot);
-      planted_first = planted;
-      if (op == MOD_EXP_CRT) random_modulus(m, n);
-      random_below(a, m, n), random_below(b, m, n);
-      run_once(op, a, b, m, n);
-      memcpy(second, snapshot, sizeof snapshot);
-      failures += secret_words(first, second, what, name, n) != 0;
-    }
-  }
-  free(first), free(second);
-  if (failures) {
-    print_error("%s: %zu calls left secret-derived values in the stack\n", what, failures);
-    fail();
-  }
+/* Public inputs: a modulus (its inverse computed here, out of the measured
+ * frames), a message, a nonce, associated data. */
+static void public_inputs(size_t size) {
+  const size_t n = size < PRODUCT_MAX_LIMBS ? size : PRODUCT_MAX_LIMBS;
+  random_modulus(bn_m, n);
+  bn_minv = crisp_bn_mont_inv(bn_m[0]);
+  test_fill_random(message, sizeof message);
+  test_fill_random(nonce, sizeof nonce);
+  test_fill_random(ad, sizeof ad);
 }
 
-/* The plain products: their operands are secrets in a caller's RSA. */
-static void test_mul_wipes(void **state) {
-  (void)state;
-  check_operation(MUL, CRISP_KERNEL_BN_MUL, "bn_mul");
-  check_operation(MUL_UNEVEN, CRISP_KERNEL_BN_MUL, "bn_mul uneven");
+/* Secrets: operands below the modulus (for the plain products and mul_add
+ * too: any value is theirs). */
+static void bn_operands(size_t n) {
+  random_below(bn_a, bn_m, n), random_below(bn_b, bn_m, n);
+  plant(0, bn_a, n * sizeof *bn_a), plant(1, bn_b, n * sizeof *bn_b);
 }
 
-static void test_sqr_wipes(void **state) {
-  (void)state;
-  check_operation(SQR, CRISP_KERNEL_BN_SQR, "bn_sqr");
+/* The moduli are the secrets too: the CRT's primes, the modulus of
+ * crisp_bn_mont_r2 (R^2 mod p in an RSA key). */
+static void bn_operands_and_modulus(size_t n) {
+  random_modulus(bn_m, n);
+  bn_minv = crisp_bn_mont_inv(bn_m[0]);
+  bn_operands(n);
+  plant(2, bn_m, n * sizeof *bn_m);
 }
 
-static void test_mont_mul_wipes(void **state) {
-  (void)state;
-  check_operation(MONT_MUL, CRISP_KERNEL_BN_MONT_MUL, "bn_mont_mul");
+static void call_mul(size_t n) {
+  status_is(crisp_bn_mul(bn_r, bn_a, n, bn_b, n), CRISP_OK);
 }
-
-static void test_mont_sqr_wipes(void **state) {
-  (void)state;
-  check_operation(MONT_SQR, CRISP_KERNEL_BN_MONT_SQR, "bn_mont_sqr");
+/* a longer than b: Karatsuba's blocks of b's length and a schoolbook rest */
+static void call_mul_uneven(size_t n) {
+  status_is(crisp_bn_mul(bn_r, bn_a, n, bn_b, n / 2 + n / 8), CRISP_OK);
 }
-
-/* crisp_bn_mod_exp runs the mont_mul implementation's own exponentiation
- * or the front-end's ladder over mont_mul and mont_sqr. */
-static void test_mod_exp_wipes(void **state) {
-  (void)state;
-  check_operation(MOD_EXP, CRISP_KERNEL_BN_MONT_MUL, "bn_mod_exp");
+static void call_sqr(size_t n) {
+  status_is(crisp_bn_sqr(bn_r, bn_a, n), CRISP_OK);
 }
-
-/* The dual exponentiation, each implementation with the default
- * Montgomery kernels. */
-static void test_mod_exp2_wipes(void **state) {
-  (void)state;
-  check_operation(MOD_EXP2, CRISP_KERNEL_BN_MOD_EXP2, "bn_mod_exp2");
+/* bn_r starts as b: z += x k with z, x and k secret */
+static void call_mul_add(size_t n) {
+  memcpy(bn_r, bn_b, n * sizeof *bn_r);
+  status_is(crisp_bn_mul_add(bn_r, bn_a, n, bn_b[0], &bn_carry), CRISP_OK);
 }
-
-/* The CRT around it: reductions, recombination and the fault check. */
-static void test_mod_exp_crt_wipes(void **state) {
-  (void)state;
-  check_operation(MOD_EXP_CRT, CRISP_KERNEL_BN_MOD_EXP2, "bn_mod_exp_crt");
+static void call_mont_r2(size_t n) {
+  status_is(crisp_bn_mont_r2(bn_r, bn_m, n), CRISP_OK);
+}
+static void call_mont_mul(size_t n) {
+  status_is(crisp_bn_mont_mul(bn_r, bn_a, bn_b, bn_m, n, bn_minv), CRISP_OK);
+}
+/* r == a: the front-end's copy of the operand */
+static void call_mont_mul_aliased(size_t n) {
+  memcpy(bn_r, bn_a, n * sizeof *bn_r);
+  status_is(crisp_bn_mont_mul(bn_r, bn_r, bn_b, bn_m, n, bn_minv), CRISP_OK);
+}
+static void call_mont_sqr_aliased(size_t n) {
+  memcpy(bn_r, bn_a, n * sizeof *bn_r);
+  status_is(crisp_bn_mont_sqr(bn_r, bn_r, bn_m, n, bn_minv), CRISP_OK);
+}
+static void call_mont_sqr(size_t n) {
+  status_is(crisp_bn_mont_sqr(bn_r, bn_a, bn_m, n, bn_minv), CRISP_OK);
+}
+static void call_mod_exp(size_t n) {
+  status_is(crisp_bn_mod_exp(bn_r, bn_a, bn_b, n, bn_m, n), CRISP_OK);
+}
+/* bases a and b, exponents b and a */
+static void call_mod_exp2(size_t n) {
+  status_is(crisp_bn_mod_exp2(bn_r, bn_r1, bn_a, bn_b, bn_b, bn_a, n, bn_m, bn_m, n), CRISP_OK);
+}
+/* p = m, q = m - 2 with qinv = (m - 1) / 2 (test_crt_partner: coprime,
+ * qinv the inverse), dp = dq = e = 1, so the fault check passes (r = c):
+ * c, qinv and the primes are the secrets. */
+static const crisp_limb crt_one[MAX_LIMBS] = {1};
+static crisp_limb crt_q[MAX_LIMBS], crt_qinv[MAX_LIMBS];
+static void crt_key(size_t n) {
+  bn_operands_and_modulus(n);
+  test_crt_partner(crt_q, crt_qinv, bn_m, n);
+  plant(1, crt_qinv, n * sizeof *crt_qinv);
+}
+static void call_mod_exp_crt(size_t n) {
+  memcpy(bn_c, bn_a, n * sizeof *bn_c);
+  memset(bn_c + n, 0, n * sizeof *bn_c);
+  status_is(crisp_bn_mod_exp_crt(bn_r, bn_c, bn_m, crt_q, crt_one, crt_one, crt_qinv, n, crt_one, 1), CRISP_OK);
 }
 
 /* The key and its clamped r (RFC 8439 2.5). */
-static __attribute__((noinline)) void plant_poly1305_key(const uint8_t key[32]) {
+static void poly1305_key(size_t len) {
+  (void)len;
+  test_fill_random(key, sizeof key);
   uint8_t r[16];
   memcpy(r, key, 16);
   for (int i = 3; i < 16; i += 4) r[i] &= 15;
@@ -306,112 +287,343 @@ static __attribute__((noinline)) void plant_poly1305_key(const uint8_t key[32]) 
   plant(0, key, 32), plant(1, r, 16);
 }
 
-static __attribute__((noinline)) void poly1305_once(const uint8_t *data, size_t len, const uint8_t key[32]) {
-  uint8_t tag[16];
-  plant_poly1305_key(key);
-  stack_below(0);
-  CLEAR_CALLEE_SAVED();
-  crisp_poly1305(tag, data, len, key);
-  stack_below(1);
+static void call_poly1305(size_t len) {
+  crisp_poly1305(tag, message, len, key);
 }
-
-/* A stream in 64-byte updates, whose vector steps run one call at a time;
- * the context lies outside the stack that is read. */
-static crisp_poly1305_ctx stream_ctx;
-static __attribute__((noinline)) void poly1305_stream_once(const uint8_t *data, size_t len, const uint8_t key[32]) {
-  uint8_t tag[16];
-  plant_poly1305_key(key);
-  stack_below(0);
-  CLEAR_CALLEE_SAVED();
-  crisp_poly1305_init(&stream_ctx, key);
+/* 64-byte updates, whose vector steps run one call at a time */
+static void call_poly1305_stream(size_t len) {
+  crisp_poly1305_init(&mac_ctx, key);
   for (size_t done = 0; done < len; done += 64)
-    crisp_poly1305_update(&stream_ctx, data + done, len - done < 64 ? len - done : 64);
-  crisp_poly1305_final(&stream_ctx, tag);
-  stack_below(1);
+    crisp_poly1305_update(&mac_ctx, message + done, len - done < 64 ? len - done : 64);
+  crisp_poly1305_final(&mac_ctx, tag);
+}
+static void call_poly1305_verify(size_t len) {
+  status_is(crisp_poly1305_verify(forged_tag, message, len, key), CRISP_E_MISMATCH);
 }
 
-/* Poly1305 one-shot (its state is on the library's stack) and streamed in
- * 64-byte updates: same message and length, two keys. */
-static void test_poly1305_wipes(void **state) {
+/* A ChaCha20 or AEAD key (and what HChaCha20 makes of it is derived). */
+static void chacha20_key(size_t len) {
+  (void)len;
+  test_fill_random(key, sizeof key);
+  plant(0, key, 32);
+}
+
+static void call_chacha20(size_t len) {
+  status_is(crisp_chacha20(sealed, message, len, key, nonce, 1), CRISP_OK);
+}
+static void call_hchacha20(size_t len) {
+  (void)len;
+  status_is(crisp_hchacha20(sealed, key, nonce), CRISP_OK);
+}
+
+/* Seal, then open apart and in place: genuine, then forged (the tag of
+ * another message). */
+static void call_aead(size_t len) {
+  status_is(crisp_chacha20_poly1305_seal(sealed, tag, message, len, ad, AD_LEN, nonce, key), CRISP_OK);
+  status_is(crisp_chacha20_poly1305_open(opened, sealed, len, tag, ad, AD_LEN, nonce, key), CRISP_OK);
+  memcpy(in_place, sealed, len);
+  status_is(crisp_chacha20_poly1305_open(in_place, in_place, len, tag, ad, AD_LEN, nonce, key), CRISP_OK);
+  status_is(crisp_chacha20_poly1305_open(opened, sealed, len, forged_tag, ad, AD_LEN, nonce, key),
+            CRISP_E_MISMATCH);
+  memcpy(in_place, sealed, len);
+  status_is(crisp_chacha20_poly1305_open(in_place, in_place, len, forged_tag, ad, AD_LEN, nonce, key),
+            CRISP_E_MISMATCH);
+}
+static void call_xaead(size_t len) {
+  status_is(crisp_xchacha20_poly1305_seal(sealed, tag, message, len, ad, AD_LEN, nonce, key), CRISP_OK);
+  status_is(crisp_xchacha20_poly1305_open(opened, sealed, len, tag, ad, AD_LEN, nonce, key), CRISP_OK);
+  memcpy(in_place, sealed, len);
+  status_is(crisp_xchacha20_poly1305_open(in_place, in_place, len, tag, ad, AD_LEN, nonce, key), CRISP_OK);
+  status_is(crisp_xchacha20_poly1305_open(opened, sealed, len, forged_tag, ad, AD_LEN, nonce, key),
+            CRISP_E_MISMATCH);
+  memcpy(in_place, sealed, len);
+  status_is(crisp_xchacha20_poly1305_open(in_place, in_place, len, forged_tag, ad, AD_LEN, nonce, key),
+            CRISP_E_MISMATCH);
+}
+/* The message in pieces of 1, 63 and 64 bytes, then the rest. */
+static void stream_pieces(uint8_t *out, const uint8_t *in, size_t len) {
+  static const size_t pieces[] = {1, 63, 64};
+  size_t done = 0;
+  for (size_t i = 0; i < sizeof pieces / sizeof pieces[0] && done + pieces[i] <= len; i++) {
+    status_is(crisp_chacha20_poly1305_stream_update(&aead_ctx, out + done, in + done, pieces[i]), CRISP_OK);
+    done += pieces[i];
+  }
+  status_is(crisp_chacha20_poly1305_stream_update(&aead_ctx, out + done, in + done, len - done), CRISP_OK);
+}
+/* Seal (ChaCha20), then open genuine (XChaCha20, over its own seal) and
+ * forged. */
+static void call_stream(size_t len) {
+  status_is(crisp_chacha20_poly1305_stream_init(&aead_ctx, CRISP_AEAD_SEAL, nonce, key, ad, AD_LEN),
+            CRISP_OK);
+  stream_pieces(sealed, message, len);
+  status_is(crisp_chacha20_poly1305_stream_seal_final(&aead_ctx, tag), CRISP_OK);
+  status_is(crisp_xchacha20_poly1305_stream_init(&aead_ctx, CRISP_AEAD_SEAL, nonce, key, ad, AD_LEN),
+            CRISP_OK);
+  stream_pieces(sealed, message, len);
+  status_is(crisp_chacha20_poly1305_stream_seal_final(&aead_ctx, tag), CRISP_OK);
+  status_is(crisp_xchacha20_poly1305_stream_init(&aead_ctx, CRISP_AEAD_OPEN, nonce, key, ad, AD_LEN),
+            CRISP_OK);
+  stream_pieces(opened, sealed, len);
+  status_is(crisp_chacha20_poly1305_stream_open_final(&aead_ctx, tag), CRISP_OK);
+  status_is(crisp_xchacha20_poly1305_stream_init(&aead_ctx, CRISP_AEAD_OPEN, nonce, key, ad, AD_LEN),
+            CRISP_OK);
+  stream_pieces(opened, sealed, len);
+  status_is(crisp_chacha20_poly1305_stream_open_final(&aead_ctx, forged_tag), CRISP_E_MISMATCH);
+}
+
+/* ---- the cases ----------------------------------------------------------- */
+
+/* Sizes: schoolbook, the 8- and 16-limb unrolled squares, the IFMA sizes
+ * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
+ * squares (48 up), two levels of it (64), and for the plain products 65,
+ * whose 32-limb lower half recurses in a square where its 33-limb upper
+ * half does not. The exponentiations take no new path past 32 limbs. */
+static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
+static const size_t montgomery_sizes[] = {3, 8, 16, 24, 32, 48, 64};
+static const size_t exponent_sizes[] = {3, 8, 16, 24, 32};
+/* 2^k - 1 bytes. */
+static const size_t poly1305_lengths[] = {15, 31, 63, 127, 255, 511, 1023, 2047};
+/* Every ChaCha20 path: a lone partial block, one block, the scalar tails
+ * beside a group, one and two groups of every width, past them. */
+static const size_t chacha20_lengths[] = {1,   7,   16,  33,   63,   64,   65,   127,  128,
+                                          191, 256, 511, 1023, 1024, 1025, 2047, 2048, 4095};
+static const size_t hchacha20_lengths[] = {16};
+/* 2^k - 1 bytes, 3105 (after the key block's first blocks the rest ends in
+ * a lone block beside the last group), and past the AEAD's 16 KiB chunk. */
+static const size_t aead_lengths[] = {0, 15, 31, 63, 127, 255, 511, 1023, 2047, 3105, 4095, MESSAGE_MAX};
+
+typedef struct wipe_case {
+  const char *what;
+  crisp_kernel kernel;     /* whose implementations to run */
+  crisp_kernel kernel_too; /* pinned to the same name where it has one (mod_exp's squares) */
+  const size_t *sizes;
+  size_t size_count;
+  void (*secrets)(size_t size); /* draws a run's secrets and plants them */
+  void (*call)(size_t size);
+} wipe_case;
+
+#define SIZES(list) list, sizeof list / sizeof list[0]
+static const wipe_case cases[] = {
+    {"bn_mul", CRISP_KERNEL_BN_MUL, CRISP_KERNEL_COUNT, SIZES(product_sizes), bn_operands, call_mul},
+    {"bn_mul uneven", CRISP_KERNEL_BN_MUL, CRISP_KERNEL_COUNT, SIZES(product_sizes), bn_operands,
+     call_mul_uneven},
+    {"bn_sqr", CRISP_KERNEL_BN_SQR, CRISP_KERNEL_COUNT, SIZES(product_sizes), bn_operands, call_sqr},
+    {"bn_mul_add", CRISP_KERNEL_BN_MUL_ADD, CRISP_KERNEL_COUNT, SIZES(product_sizes), bn_operands,
+     call_mul_add},
+    {"bn_mont_r2", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands_and_modulus, call_mont_r2},
+    {"bn_mont_mul", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), bn_operands,
+     call_mont_mul},
+    {"bn_mont_sqr", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), bn_operands,
+     call_mont_sqr},
+    {"bn_mont_mul aliased", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands, call_mont_mul_aliased},
+    {"bn_mont_sqr aliased", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands, call_mont_sqr_aliased},
+    /* the mont_mul implementation's own exponentiation or the front-end's
+     * ladder over mont_mul and mont_sqr */
+    {"bn_mod_exp", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR, SIZES(exponent_sizes), bn_operands,
+     call_mod_exp},
+    {"bn_mod_exp2", CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_COUNT, SIZES(exponent_sizes), bn_operands,
+     call_mod_exp2},
+    /* the CRT around it: reductions, recombination and the fault check */
+    {"bn_mod_exp_crt", CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     crt_key, call_mod_exp_crt},
+    {"poly1305", CRISP_KERNEL_POLY1305, CRISP_KERNEL_COUNT, SIZES(poly1305_lengths), poly1305_key,
+     call_poly1305},
+    {"poly1305 streamed", CRISP_KERNEL_POLY1305, CRISP_KERNEL_COUNT, SIZES(poly1305_lengths), poly1305_key,
+     call_poly1305_stream},
+    {"poly1305_verify", CRISP_KERNEL_POLY1305, CRISP_KERNEL_COUNT, SIZES(poly1305_lengths), poly1305_key,
+     call_poly1305_verify},
+    {"chacha20", CRISP_KERNEL_CHACHA20, CRISP_KERNEL_COUNT, SIZES(chacha20_lengths), chacha20_key,
+     call_chacha20},
+    {"hchacha20", CRISP_KERNEL_CHACHA20, CRISP_KERNEL_COUNT, SIZES(hchacha20_lengths), chacha20_key,
+     call_hchacha20},
+    {"chacha20poly1305", CRISP_KERNEL_CHACHA20, CRISP_KERNEL_COUNT, SIZES(aead_lengths), chacha20_key,
+     call_aead},
+    {"xchacha20poly1305", CRISP_KERNEL_CHACHA20, CRISP_KERNEL_COUNT, SIZES(aead_lengths), chacha20_key,
+     call_xaead},
+    {"chacha20poly1305 stream", CRISP_KERNEL_CHACHA20, CRISP_KERNEL_COUNT, SIZES(aead_lengths), chacha20_key,
+     call_stream},
+};
+
+/* ---- running them -------------------------------------------------------- */
+
+/* One call under test: the stack below filled, the callee-saved registers
+ * cleared, the call, the stack copied out. The same frame for every run,
+ * so every run's stack lies at the same addresses. */
+static __attribute__((noinline)) void measured(void (*call)(size_t), size_t size) {
+  stack_below(0);
+  CLEAR_CALLEE_SAVED();
+  call(size);
+  stack_below(1);
+  /* not a tail call: stack_below(1) must read from where stack_below(0)
+   * wrote, not from a frame moved up over this one */
+  __asm__ __volatile__("");
+}
+
+/* Bytes of stack a run wrote below the measuring frame, the test's own
+ * frames and the library's, for CRISP_TEST_VERBOSE. */
+static size_t stack_used(const uint64_t *words) {
+  size_t i = 0;
+  while (i < STACK_WORDS && words[i] == canary) i++;
+  return (STACK_WORDS - i) * sizeof *words;
+}
+
+static uint64_t first_copy[STACK_WORDS], second_copy[STACK_WORDS];
+
+/* Two runs of a case with different secrets after one that resolves what
+ * a first call resolves (first calls have test_first_calls below): the
+ * number of words that differ. */
+static size_t check_warm(const wipe_case *c, const char *name, size_t size, size_t *deepest) {
+  public_inputs(size);
+  test_fill_random(forged_tag, sizeof forged_tag);
+  status_seen = status_expected = 0;
+  /* No loop: a counter could reach the stack through a saved register
+   * (the frame pointer register, which CLEAR_CALLEE_SAVED leaves alone). */
+  c->secrets(size);
+  measured(c->call, size);
+  c->secrets(size);
+  measured(c->call, size);
+  memcpy(first_copy, snapshot, sizeof snapshot), planted_first = planted;
+  c->secrets(size);
+  measured(c->call, size);
+  memcpy(second_copy, snapshot, sizeof snapshot);
+  if (status_seen != status_expected)
+    print_error("%s %s (size %zu): status %d, expected %d\n", c->what, name, size, status_seen,
+                status_expected);
+  assert_int_equal(status_seen, status_expected);
+  const size_t used = stack_used(second_copy);
+  if (used > *deepest) *deepest = used;
+  return secret_words(first_copy, second_copy, c->what, name, size);
+}
+
+/* Every case, every implementation of its kernel, every size. */
+static void test_warm_calls(void **state) {
   (void)state;
-  uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
-  assert_non_null(first), assert_non_null(second);
-  uint8_t data[2048], key[32];
-  test_fill_random(data, sizeof data);
+  const int verbose = getenv("CRISP_TEST_VERBOSE") != NULL;
   size_t failures = 0; /* calls that left a secret-derived word */
-  const char *name;
-  FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, name) {
-    for (int streamed = 0; streamed < 2; streamed++) {
-      void (*run)(const uint8_t *, size_t, const uint8_t *) = streamed ? poly1305_stream_once : poly1305_once;
-      for (size_t len = 15; len <= sizeof data; len = 2 * len + 1) {
-        test_fill_random(key, sizeof key);
-        run(data, len, key);
-        test_fill_random(key, sizeof key);
-        run(data, len, key);
-        memcpy(first, snapshot, sizeof snapshot);
-        planted_first = planted;
-        test_fill_random(key, sizeof key);
-        run(data, len, key);
-        memcpy(second, snapshot, sizeof snapshot);
-        failures += secret_words(first, second, streamed ? "poly1305 streamed" : "poly1305", name, len) != 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const wipe_case *c = &cases[i];
+    const char *name;
+    FOR_EACH_IMPL(c->kernel, name) {
+      if (c->kernel_too != CRISP_KERNEL_COUNT && crisp_use_impl(c->kernel_too, name) != CRISP_OK)
+        crisp_use_impl(c->kernel_too, NULL);
+      for (size_t s = 0; s < c->size_count; s++) {
+        size_t deepest = 0;
+        failures += check_warm(c, name, c->sizes[s], &deepest) != 0;
+        if (verbose)
+          printf("# %s %s (size %zu): %zu bytes of stack used\n", c->what, name, c->sizes[s], deepest);
       }
     }
+    if (c->kernel_too != CRISP_KERNEL_COUNT) crisp_use_impl(c->kernel_too, NULL);
   }
-  free(first), free(second);
   if (failures) {
-    print_error("poly1305: %zu calls left secret-derived values in the stack\n", failures);
+    print_error("%zu calls left secret-derived values in the stack\n", failures);
     fail();
   }
 }
 
-static __attribute__((noinline)) void aead_once(uint8_t *ct, const uint8_t *data, size_t len, const uint8_t key[32]) {
-  static const uint8_t nonce[24] = {1};
-  uint8_t tag[16];
-  plant(0, key, 32), plant(1, key, 0);
-  stack_below(0);
-  CLEAR_CALLEE_SAVED();
-  crisp_chacha20_poly1305_seal(ct, tag, data, len, NULL, 0, nonce, key);
-  /* Forgeries (the tag is the other AEAD's), apart and in place: the two
-   * take different one-shot paths. */
-  static uint8_t opened[4200];
-  crisp_xchacha20_poly1305_open(opened, ct, len, tag, NULL, 0, nonce, key);
-  crisp_xchacha20_poly1305_open(ct, ct, len, tag, NULL, 0, nonce, key);
-  stack_below(1);
+/* What a child process reports of its one call. */
+typedef struct child_report {
+  uint64_t words[STACK_WORDS];
+  secrets planted;
+  char level[32];
+  int finished;
+  int status, expected;
+} child_report;
+
+/* A process's first call into the library probes the CPU and, where
+ * libcrisp is bound lazily, enters the dynamic resolver at each function's
+ * first call; neither may leave a secret behind. This runs in a child
+ * forked from a process that has not called into the library yet, at the
+ * level given through CRYPTO_FORCE, which the probe reads. */
+static void first_call_child(const wipe_case *c, const char *level, size_t size, child_report *report) {
+  setenv("CRYPTO_FORCE", level, 1);
+  const int null = open("/dev/null", O_WRONLY); /* the line for a level this CPU lacks */
+  if (null >= 0) dup2(null, 2);
+  status_seen = status_expected = 0;
+  measured(c->call, size);
+  memcpy(report->words, snapshot, sizeof snapshot);
+  report->planted = planted;
+  snprintf(report->level, sizeof report->level, "%s", crisp_level());
+  report->status = status_seen, report->expected = status_expected;
+  report->finished = 1;
+  _exit(0);
 }
 
-/* ChaCha20-Poly1305 seal, then failed XChaCha20 opens (the keystream, the
- * subkey and the buffered plaintext all pass through the library's stack):
- * same message and length, two keys. */
-static void test_chacha20_poly1305_wipes(void **state) {
+static child_report first_reports[2];
+static size_t first_calls_compared; /* at levels this CPU has */
+
+/* One child: fresh secrets, the call, its report in shared. */
+static void fork_first_call(const wipe_case *c, const char *level, size_t size, child_report *shared) {
+  memset(shared, 0, sizeof *shared);
+  c->secrets(size);
+  const pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) first_call_child(c, level, size, shared);
+  int wait_status;
+  assert_int_equal(waitpid(pid, &wait_status, 0), pid);
+  if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0 || !shared->finished)
+    print_error("%s first call at %s (size %zu): the child died (status %d)\n", c->what, level, size,
+                wait_status);
+  assert_true(shared->finished);
+  if (shared->status != shared->expected)
+    print_error("%s first call at %s (size %zu): status %d, expected %d\n", c->what, level, size,
+                shared->status, shared->expected);
+  assert_int_equal(shared->status, shared->expected);
+}
+
+/* Two first calls with different secrets, each in a child of its own
+ * that reports into the one shared page (so that no value the test holds
+ * differs between the two but the secrets): the words that differ, or 0
+ * when the level is not this CPU's. */
+static size_t check_first(const wipe_case *c, const char *level, size_t size, child_report *shared) {
+  public_inputs(size);
+  test_fill_random(forged_tag, sizeof forged_tag);
+  fflush(stdout);
+  /* No loop, as in check_warm: the two children differ in their secrets only. */
+  fork_first_call(c, level, size, shared);
+  first_reports[0] = *shared;
+  fork_first_call(c, level, size, shared);
+  first_reports[1] = *shared;
+  if (strcmp(first_reports[0].level, level) != 0) return 0;
+  first_calls_compared++;
+  if (getenv("CRISP_TEST_VERBOSE"))
+    printf("# %s first call at %s (size %zu): %zu bytes of stack used\n", c->what, level, size,
+           stack_used(first_reports[1].words));
+  planted_first = first_reports[0].planted;
+  char what[64];
+  snprintf(what, sizeof what, "%s first call", c->what);
+  return secret_words(first_reports[0].words, first_reports[1].words, what, level, size);
+}
+
+/* Every case at every level, at its smallest and largest size, as the
+ * first call of a process. Runs before any other test calls into the
+ * library: the children inherit this process's state. */
+static void test_first_calls(void **state) {
   (void)state;
-  uint64_t *first = malloc(STACK_WORDS * sizeof(uint64_t)), *second = malloc(STACK_WORDS * sizeof(uint64_t));
-  assert_non_null(first), assert_non_null(second);
-  static uint8_t data[4200], ct[4200];
-  uint8_t key[32];
-  test_fill_random(data, sizeof data);
-  size_t failures = 0; /* calls that left a secret-derived word */
-  /* 2^k - 1 bytes, and 3105: after the key block's first blocks the rest
-   * ends in a lone block beside the last group (avx512 and avx2). */
-  static const size_t lengths[] = {15, 31, 63, 127, 255, 511, 1023, 2047, 3105, 4095};
-  const char *name;
-  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
-    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
-      const size_t len = lengths[l];
-      test_fill_random(key, sizeof key);
-      aead_once(ct, data, len, key);
-      test_fill_random(key, sizeof key);
-      aead_once(ct, data, len, key);
-      memcpy(first, snapshot, sizeof snapshot);
-      planted_first = planted;
-      test_fill_random(key, sizeof key);
-      aead_once(ct, data, len, key);
-      memcpy(second, snapshot, sizeof snapshot);
-      failures += secret_words(first, second, "chacha20poly1305", name, len) != 0;
+  child_report *shared =
+      mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  assert_true(shared != MAP_FAILED);
+  size_t failures = 0;
+  const char *levels = crisp_levels(); /* a constant string: nothing is probed or bound */
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const wipe_case *c = &cases[i];
+    for (const char *at = levels; *at;) {
+      char level[32];
+      const size_t len = strcspn(at, " ");
+      snprintf(level, sizeof level, "%.*s", (int)len, at);
+      at += len + strspn(at + len, " ");
+      if (!test_impl_allowed(level)) continue;
+      const size_t sizes[2] = {c->sizes[0], c->sizes[c->size_count - 1]};
+      for (size_t s = 0; s < 2; s++) failures += check_first(c, level, sizes[s], shared) != 0;
     }
   }
-  free(first), free(second);
+  munmap(shared, sizeof *shared);
+  printf("# %zu first calls compared\n", first_calls_compared);
   if (failures) {
-    print_error("chacha20poly1305: %zu calls left secret-derived values in the stack\n", failures);
+    print_error("%zu first calls left secret-derived values in the stack\n", failures);
     fail();
   }
 }
@@ -424,21 +636,14 @@ int main(void) {
   printf("# skipped: sanitizer build\n");
   return 0;
 #endif
-  heap_address = (uintptr_t)snapshot;
   void *probe = malloc(64);
   heap_address = (uintptr_t)probe;
   free(probe);
   stack_address = (uintptr_t)&probe;
+  /* first calls first: no call into the library may come before them */
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_teardown(test_mul_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_sqr_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_mont_mul_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_mont_sqr_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_mod_exp_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_mod_exp2_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_mod_exp_crt_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_poly1305_wipes, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_chacha20_poly1305_wipes, test_teardown_unpin),
+      cmocka_unit_test(test_first_calls),
+      cmocka_unit_test_teardown(test_warm_calls, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

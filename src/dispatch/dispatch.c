@@ -16,8 +16,10 @@
 #include "env.h"
 #include "levels.h"
 #include "registry.h"
+#include "scrub_depths.h"
 #include "select.h"
 #include "uarch_table.h"
+#include "util.h"
 
 _Atomic(const crisp_impl_info *) crisp_active_impl[CRISP_KERNEL_COUNT];
 
@@ -123,8 +125,21 @@ static void probe(void) {
 
 static void ensure_probed(void) { pthread_once(&probe_once, probe); }
 
-const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel) {
+/* A kernel's first use comes from inside a call that may already hold a
+ * secret in registers (a key word, a limb passed by value): the probe's
+ * callees save such registers in their frames, and under lazy binding so
+ * does the dynamic resolver at each C library function's first call. The
+ * probe runs below this frame and its frames are then overwritten, so
+ * what is left of the secret lies no deeper than this frame, where the
+ * public entry's own scrub reaches. Once per thread that gets here: the
+ * atomic pointers spare every later call. */
+static __attribute__((noinline)) void probe_from_below(void) {
   ensure_probed();
+}
+
+const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel) {
+  probe_from_below();
+  crisp_scrub_stack_deep(CRISP_SCRUB_PROBE_BYTES);
   return atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
 }
 

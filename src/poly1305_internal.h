@@ -1,0 +1,16 @@
+/* src/poly1305_internal.h - the Poly1305 context calls without the stack
+ * scrub their public forms end with, for a caller that scrubs once after a
+ * larger operation (the streaming AEAD). */
+#ifndef CRISP_SRC_POLY1305_INTERNAL_H
+#define CRISP_SRC_POLY1305_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crisp/poly1305.h"
+
+void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx, const uint8_t key[32]);
+void crisp_poly1305_update_unscrubbed(crisp_poly1305_ctx *ctx, const void *data, size_t len);
+void crisp_poly1305_final_unscrubbed(crisp_poly1305_ctx *ctx, uint8_t tag[16]);
+
+#endif
