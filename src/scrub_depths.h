@@ -29,14 +29,15 @@
 #define CRISP_SCRUB_HCHACHA20_BYTES ((size_t)1024)
 #define CRISP_SCRUB_CHACHA20_BYTES(len) \
   ((len) <= 64 ? (size_t)2048 : (len) <= 1024 ? (size_t)3840 : (size_t)7424)
-#define CRISP_SCRUB_AEAD_BYTES(len) ((len) < 512 ? (size_t)7424 : (size_t)11008)
+#define CRISP_SCRUB_AEAD_BYTES(len) ((len) < 256 ? (size_t)7424 : (size_t)11008)
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
  * a final of any length, since the IFMA Poly1305 gathers short updates
  * into one vector pass, which may come at any later call. */
 #define CRISP_SCRUB_STREAM_INIT_BYTES ((size_t)2560)
 #define CRISP_SCRUB_STREAM_BYTES ((size_t)7424)
-/* The IFMA Poly1305 takes its vector path from 512 bytes. */
-#define CRISP_SCRUB_POLY1305_BYTES(len) ((len) < 512 ? (size_t)2560 : (size_t)7680)
+/* The IFMA Poly1305 may take its vector path from 256 bytes (16 blocks),
+ * the others from more. */
+#define CRISP_SCRUB_POLY1305_BYTES(len) ((len) < 256 ? (size_t)2560 : (size_t)7680)
 /* The Poly1305 context calls: init, and an update or final (as above). */
 #define CRISP_SCRUB_POLY1305_INIT_BYTES ((size_t)1536)
 #define CRISP_SCRUB_POLY1305_CONTEXT_BYTES ((size_t)6656)
