@@ -35,6 +35,11 @@ void crisp_scrub_stack(void);
 #define CRISP_SCRUB_DEEP_MAX 24576
 #define CRISP_SCRUB_PIECE 2048
 void crisp_scrub_stack_deep(size_t bytes);
+/* The widest vector store the deep scrub may use, set by the dispatcher
+ * from the active level: 16 bytes (SSE2, every x86-64), 32 (AVX2 level)
+ * or 64 (AVX-512 level). Elsewhere ignored. */
+enum { CRISP_SCRUB_WIDTH_SSE2 = 0, CRISP_SCRUB_WIDTH_AVX2 = 1, CRISP_SCRUB_WIDTH_AVX512 = 2 };
+void crisp_scrub_set_width(int width);
 
 /* What a whole exponentiation (crisp_bn_mod_exp, crisp_bn_mod_exp2, the
  * CRT) may leave below the public function that ran it, by the limbs of
