@@ -29,15 +29,18 @@
 #define CRISP_SCRUB_HCHACHA20_BYTES ((size_t)1024)
 #define CRISP_SCRUB_CHACHA20_BYTES(len) \
   ((len) <= 64 ? (size_t)2048 : (len) <= 1024 ? (size_t)3840 : (size_t)7424)
-#define CRISP_SCRUB_AEAD_BYTES(len) ((len) < 256 ? (size_t)7424 : (size_t)11008)
+/* The one-shot AEADs: deeper where the MAC may take Poly1305's vector path
+ * (as above, for the bytes it takes) or the message ChaCha20's widest
+ * (from 1025 bytes). */
+#define CRISP_SCRUB_AEAD_BYTES(len, vector) ((len) <= 1024 && !(vector) ? (size_t)7424 : (size_t)11008)
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
  * a final of any length, since the IFMA Poly1305 gathers short updates
  * into one vector pass, which may come at any later call. */
 #define CRISP_SCRUB_STREAM_INIT_BYTES ((size_t)2560)
 #define CRISP_SCRUB_STREAM_BYTES ((size_t)7424)
-/* The IFMA Poly1305 may take its vector path from 256 bytes (16 blocks),
- * the others from more. */
-#define CRISP_SCRUB_POLY1305_BYTES(len) ((len) < 256 ? (size_t)2560 : (size_t)7680)
+/* Poly1305 by whether the active implementation may take its vector path
+ * at this length (crisp_poly1305_vector_from: a tuning crossover). */
+#define CRISP_SCRUB_POLY1305_BYTES(vector) ((vector) ? (size_t)7680 : (size_t)2560)
 /* The Poly1305 context calls: init, and an update or final (as above). */
 #define CRISP_SCRUB_POLY1305_INIT_BYTES ((size_t)1536)
 #define CRISP_SCRUB_POLY1305_CONTEXT_BYTES ((size_t)6656)

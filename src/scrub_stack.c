@@ -45,31 +45,28 @@ void crisp_scrub_set_width(int width) {
  * inside the area, from the top down (%rcx), then the area's unaligned
  * first and last 64 bytes. */
 #define CRISP_SCRUB_LOOP(label, zero, aligned, unaligned) \
-  "  " zero "\n"                                          \
+  "  " zero                                               \
+  "\n"                                                    \
   "  cmp %rsp, %rcx\n"                                    \
-  "  jb " label "9f\n"                                    \
-  label "8:\n"                                            \
-  aligned                                                 \
+  "  jb " label "9f\n" label "8:\n" aligned               \
   "  sub $64, %rcx\n"                                     \
   "  cmp %rsp, %rcx\n"                                    \
-  "  jae " label "8b\n"                                   \
-  label "9:\n" unaligned
-#define CRISP_SCRUB_ZMM \
+  "  jae " label "8b\n" label "9:\n" unaligned
+#define CRISP_SCRUB_ZMM                                                              \
   CRISP_SCRUB_LOOP("3", "vpxord %zmm0, %zmm0, %zmm0", "  vmovdqa64 %zmm0, (%rcx)\n", \
                    "  vmovdqu64 %zmm0, (%rsp)\n  vmovdqu64 %zmm0, -64(%rdx)\n  vzeroupper\n  jmp 6f\n")
-#define CRISP_SCRUB_YMM                                                                      \
-  CRISP_SCRUB_LOOP("4", "vpxor %xmm0, %xmm0, %xmm0",                                         \
-                   "  vmovdqa %ymm0, 32(%rcx)\n  vmovdqa %ymm0, (%rcx)\n",                   \
-                   "  vmovdqu %ymm0, (%rsp)\n  vmovdqu %ymm0, 32(%rsp)\n"                    \
-                   "  vmovdqu %ymm0, -64(%rdx)\n  vmovdqu %ymm0, -32(%rdx)\n  vzeroupper\n" \
+#define CRISP_SCRUB_YMM                                                                                      \
+  CRISP_SCRUB_LOOP("4", "vpxor %xmm0, %xmm0, %xmm0", "  vmovdqa %ymm0, 32(%rcx)\n  vmovdqa %ymm0, (%rcx)\n", \
+                   "  vmovdqu %ymm0, (%rsp)\n  vmovdqu %ymm0, 32(%rsp)\n"                                    \
+                   "  vmovdqu %ymm0, -64(%rdx)\n  vmovdqu %ymm0, -32(%rdx)\n  vzeroupper\n"                  \
                    "  jmp 6f\n")
-#define CRISP_SCRUB_XMM                                                                         \
-  CRISP_SCRUB_LOOP("5", "pxor %xmm0, %xmm0",                                                    \
-                   "  movaps %xmm0, 48(%rcx)\n  movaps %xmm0, 32(%rcx)\n"                       \
-                   "  movaps %xmm0, 16(%rcx)\n  movaps %xmm0, (%rcx)\n",                        \
-                   "  movups %xmm0, (%rsp)\n  movups %xmm0, 16(%rsp)\n"                         \
-                   "  movups %xmm0, 32(%rsp)\n  movups %xmm0, 48(%rsp)\n"                       \
-                   "  movups %xmm0, -64(%rdx)\n  movups %xmm0, -48(%rdx)\n"                     \
+#define CRISP_SCRUB_XMM                                                     \
+  CRISP_SCRUB_LOOP("5", "pxor %xmm0, %xmm0",                                \
+                   "  movaps %xmm0, 48(%rcx)\n  movaps %xmm0, 32(%rcx)\n"   \
+                   "  movaps %xmm0, 16(%rcx)\n  movaps %xmm0, (%rcx)\n",    \
+                   "  movups %xmm0, (%rsp)\n  movups %xmm0, 16(%rsp)\n"     \
+                   "  movups %xmm0, 32(%rsp)\n  movups %xmm0, 48(%rsp)\n"   \
+                   "  movups %xmm0, -64(%rdx)\n  movups %xmm0, -48(%rdx)\n" \
                    "  movups %xmm0, -32(%rdx)\n  movups %xmm0, -16(%rdx)\n")
 #ifdef CRISP_NO_AVX512
 #define CRISP_SCRUB_WIDE CRISP_SCRUB_YMM
