@@ -53,8 +53,17 @@
 #define CRISP_SCRUB_BN_SQR_BYTES(n) \
   ((n) < 32 ? (size_t)1280 : (n) <= 64 ? (size_t)5376 : (n) <= 128 ? (size_t)8448 : (size_t)15360)
 #define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)768)
-#define CRISP_SCRUB_BN_MONT_BYTES(n) \
-  ((n) < 24 ? (size_t)6144 : (n) <= 64 ? (size_t)8448 : (n) <= 128 ? (size_t)11264 : (size_t)20224)
+/* Montgomery products by n and by whether the kernel is the portable C
+ * one, whose frames are sized for CRISP_BN_MONT_MAX_LIMBS at every n; the
+ * x86-64 kernels' frames below 24 limbs are small (the arm64 ones were
+ * measured only as part of the deepest). */
+#if defined(__x86_64__)
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)6144 : (size_t)1792)
+#else
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((size_t)6144 + 0 * (generic))
+#endif
+#define CRISP_SCRUB_BN_MONT_BYTES(n, generic) \
+  ((n) < 24 ? CRISP_SCRUB_BN_MONT_SMALL(generic) : (n) <= 64 ? (size_t)8448 : (n) <= 128 ? (size_t)11264 : (size_t)20224)
 #define CRISP_SCRUB_BN_R2_BYTES(n) \
   ((n) < 24 ? (size_t)10752 : (n) <= 64 ? (size_t)12800 : (n) <= 128 ? (size_t)15616 : (size_t)24576)
 /* More where a Montgomery call copies an operand that r overlaps: the
