@@ -12,12 +12,16 @@
  * the entry that held a secret (the work's own, the kernels', their spills
  * and saved registers, whatever the compiler inlined) lies in the bytes
  * overwritten, so no kernel has to size a wipe to its compiler's layout.
- * The scrub costs about one store per 16 bytes, so each depth is sized to
- * its class of length or limbs rather than to the deepest call.
+ * The scrub costs a store per 16 to 64 bytes, so each depth is sized to
+ * its class of length or limbs, and where it differs much, to the
+ * implementation that ran, rather than to the deepest call.
  *
  * Each depth is the deepest stack its entry reaches in its class, at every
  * implementation, under gcc and clang at -O2, -O3 and -Os, lazily bound,
- * times 1.0625 plus 512 bytes, rounded up to 256. To measure it again,
+ * times 1.0625 plus 512 bytes, rounded up to 256 (the deep Poly1305 keeps
+ * 848 bytes over its deepest, the IFMA kernel at clang -Os; bn_mul_add,
+ * whose kernels' frames hide under the measuring test's own, 768). To
+ * measure it again,
  * build with -DCRISP_SCRUB_MEASURE (crisp_scrub_stack_deep then does
  * nothing) and run CRISP_TEST_VERBOSE=1 test_stack, which prints the stack
  * each call used, and test_wipe, which prints it per case; test_wipe on
@@ -30,7 +34,7 @@
 #define CRISP_SCRUB_CHACHA20_BYTES(len) \
   ((len) <= 64 ? (size_t)2048 : (len) <= 1024 ? (size_t)3840 : (size_t)7424)
 /* The one-shot AEADs: deeper where the MAC may take Poly1305's vector path
- * (as above, for the bytes it takes) or the message ChaCha20's widest
+ * (as below, for the bytes it takes) or the message ChaCha20's widest
  * (from 1025 bytes). */
 #define CRISP_SCRUB_AEAD_BYTES(len, vector) ((len) <= 1024 && !(vector) ? (size_t)7424 : (size_t)11008)
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
@@ -62,8 +66,11 @@
 #else
 #define CRISP_SCRUB_BN_MONT_SMALL(generic) ((size_t)6144 + 0 * (generic))
 #endif
-#define CRISP_SCRUB_BN_MONT_BYTES(n, generic) \
-  ((n) < 24 ? CRISP_SCRUB_BN_MONT_SMALL(generic) : (n) <= 64 ? (size_t)8448 : (n) <= 128 ? (size_t)11264 : (size_t)20224)
+#define CRISP_SCRUB_BN_MONT_BYTES(n, generic)        \
+  ((n) < 24     ? CRISP_SCRUB_BN_MONT_SMALL(generic) \
+   : (n) <= 64  ? (size_t)8448                       \
+   : (n) <= 128 ? (size_t)11264                      \
+                : (size_t)20224)
 #define CRISP_SCRUB_BN_R2_BYTES(n) \
   ((n) < 24 ? (size_t)10752 : (n) <= 64 ? (size_t)12800 : (n) <= 128 ? (size_t)15616 : (size_t)24576)
 /* More where a Montgomery call copies an operand that r overlaps: the

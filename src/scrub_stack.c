@@ -102,6 +102,41 @@ __asm__(".pushsection .text\n"
         "  ret\n"
         ".size crisp_scrub_stack_deep, .-crisp_scrub_stack_deep\n"
         ".popsection\n");
+#elif defined(__aarch64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE)
+/* AArch64: as on x86-64, one area right below the caller's stack pointer
+ * (the return address stays in x30), the stack pointer moved down over
+ * it while 64 bytes of zero pairs are stored from the top down. The depth
+ * is a multiple of 64, so the stack pointer stays 16-byte aligned. */
+void crisp_scrub_set_width(int width) {
+  (void)width;
+}
+
+__asm__(".pushsection .text\n"
+        ".p2align 4\n"
+        ".globl crisp_scrub_stack_deep\n"
+        ".hidden crisp_scrub_stack_deep\n"
+        ".type crisp_scrub_stack_deep, %function\n"
+        "crisp_scrub_stack_deep:\n"
+        "  mov x9, #" CRISP_SCRUB_STRING(CRISP_SCRUB_DEEP_MAX) "\n"
+        "  cmp x0, x9\n"
+        "  csel x0, x9, x0, hi\n"
+        "  and x0, x0, #-64\n"
+        "  cbz x0, 2f\n"
+        "  mov x10, sp\n"
+        "  sub sp, sp, x0\n"
+        "  mov x11, sp\n"
+        "1:\n"
+        "  stp xzr, xzr, [x10, #-16]!\n"
+        "  stp xzr, xzr, [x10, #-16]!\n"
+        "  stp xzr, xzr, [x10, #-16]!\n"
+        "  stp xzr, xzr, [x10, #-16]!\n"
+        "  cmp x10, x11\n"
+        "  b.hi 1b\n"
+        "  add sp, sp, x0\n"
+        "2:\n"
+        "  ret\n"
+        ".size crisp_scrub_stack_deep, .-crisp_scrub_stack_deep\n"
+        ".popsection\n");
 #else
 /* One piece of a deep scrub, then the pieces below it: each frame lies
  * right below the one before, so the stack is overwritten from the
