@@ -29,9 +29,9 @@ void crisp_scrub_stack(void);
 /* The same for deeper call trees, once after a whole operation (a public
  * entry's work, an exponentiation, a CRT): zeroes `bytes` of stack right
  * below the caller's frame, at most CRISP_SCRUB_DEEP_MAX, and no deeper
- * than asked (a caller's thread stack may be small). On x86-64 one area
- * right below its return address, rounded down to 64 bytes; elsewhere
- * frames of CRISP_SCRUB_PIECE bytes one below the other, twice. */
+ * than asked (a caller's thread stack may be small). On x86-64 and AArch64
+ * one area right below the caller's frame, rounded down to 64 bytes;
+ * elsewhere frames of CRISP_SCRUB_PIECE bytes one below the other, twice. */
 #define CRISP_SCRUB_DEEP_MAX 24576
 #define CRISP_SCRUB_PIECE 2048
 void crisp_scrub_stack_deep(size_t bytes);
