@@ -196,13 +196,15 @@ int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, c
                       crisp_limb minv) {
   const int status = bn_mont_mul(r, a, b, m, n, minv);
   const int copied = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  const int generic = crisp_active_bn_mont_mul()->info.level == CRISP_LEVEL_GENERIC;
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }
 
 int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
   const int status = bn_mont_sqr(r, a, m, n, minv);
   const int copied = limbs_overlap(r, n, a, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  const int generic = crisp_active_bn_mont_sqr()->info.level == CRISP_LEVEL_GENERIC;
+  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }

@@ -333,6 +333,21 @@ static __attribute__((noinline)) int xchacha_open(uint8_t *pt, const uint8_t *ct
   return aead_open(pt, ct, len, tag, ad, ad_len, state);
 }
 
+/* The depth of a one-shot call's scrub (src/scrub_depths.h): whether its
+ * MAC, which takes the ad, the message and a block of lengths, each padded
+ * to 16 bytes, may reach the active Poly1305's vector path. No sum is
+ * formed that could wrap: ad_len below a crossover leaves room. */
+static size_t aead_scrub_bytes(size_t len, size_t ad_len) {
+  const size_t vector_from = crisp_poly1305_vector_from(crisp_active_poly1305());
+  const int vector = ad_len >= vector_from || len >= vector_from - ad_len || vector_from - ad_len - len <= 48;
+#if defined(CRISP_ARCH_X86_64)
+  const int avx2 = crisp_active_chacha20()->info.level == CRISP_LEVEL_AVX2;
+#else
+  const int avx2 = 1; /* the other targets' kernels were measured only as part of the deepest */
+#endif
+  return CRISP_SCRUB_AEAD_BYTES(len, vector, avx2);
+}
+
 /* The public one-shot calls: the work above as a call of its own, then
  * the stack it used overwritten (src/scrub_depths.h). */
 int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE],
@@ -340,7 +355,7 @@ int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY130
                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -349,7 +364,7 @@ int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                  size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -358,7 +373,7 @@ int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY13
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -367,7 +382,7 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                   size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_AEAD_BYTES(len));
+  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
   return status;
 }
 

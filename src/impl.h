@@ -102,6 +102,11 @@ typedef struct crisp_poly1305_impl {
   void (*init)(void *state, const uint8_t key[32]);
   void (*blocks)(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
   void (*finish)(void *state, uint8_t tag[16]);
+  /* The fewest message bytes, in one call or several, from which blocks may
+   * take a vector path with its deeper frames (its tuning's crossover):
+   * what the front-ends size their stack scrub by. SIZE_MAX for a scalar
+   * kernel; NULL for one that does not say (taken as 256). */
+  size_t (*vector_from)(void);
 } crisp_poly1305_impl;
 
 /* BN_MUL: z[0..xn+yn) = x * y; xn, yn >= 1; z overlaps neither. */

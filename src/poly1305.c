@@ -128,8 +128,9 @@ static __attribute__((noinline)) void poly1305_message(const crisp_poly1305_impl
 void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                     const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   if (!tag || !key || (!data && len)) return;
-  poly1305_message(crisp_active_poly1305(), tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len));
+  const crisp_poly1305_impl *impl = crisp_active_poly1305();
+  poly1305_message(impl, tag, data, len, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len >= crisp_poly1305_vector_from(impl)));
 }
 
 /* The expected tag and the comparison of every byte, whatever the earlier
@@ -147,7 +148,8 @@ static __attribute__((noinline)) int poly1305_check(const crisp_poly1305_impl *i
 int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                           const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
-  const int status = poly1305_check(crisp_active_poly1305(), tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len));
+  const crisp_poly1305_impl *impl = crisp_active_poly1305();
+  const int status = poly1305_check(impl, tag, data, len, key);
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len >= crisp_poly1305_vector_from(impl)));
   return status;
 }

@@ -8,9 +8,16 @@
 #include <stdint.h>
 
 #include "crisp/poly1305.h"
+#include "impl.h"
 
 void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx, const uint8_t key[32]);
 void crisp_poly1305_update_unscrubbed(crisp_poly1305_ctx *ctx, const void *data, size_t len);
 void crisp_poly1305_final_unscrubbed(crisp_poly1305_ctx *ctx, uint8_t tag[16]);
+
+/* The fewest message bytes from which impl may take its vector path (see
+ * crisp_poly1305_impl): what the one-shot calls size their scrub by. */
+static inline size_t crisp_poly1305_vector_from(const crisp_poly1305_impl *impl) {
+  return impl->vector_from ? impl->vector_from() : 256;
+}
 
 #endif

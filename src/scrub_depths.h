@@ -12,43 +12,77 @@
  * the entry that held a secret (the work's own, the kernels', their spills
  * and saved registers, whatever the compiler inlined) lies in the bytes
  * overwritten, so no kernel has to size a wipe to its compiler's layout.
+ * The scrub costs a store per 16 to 64 bytes, so each depth is sized to
+ * its class of length or limbs, and where it differs much, to the
+ * implementation that ran, rather than to the deepest call.
  *
- * Each depth is the deepest stack its entry reaches at that size, at every
- * implementation, under gcc and clang at -O2, -O3 and -Os, times 1.25 plus
- * 512 bytes, rounded up to 512. To measure it again, build with
- * crisp_scrub_stack_deep defined away and run CRISP_TEST_VERBOSE=1
- * test_wipe, which prints the stack each call wrote; test_wipe on each of
- * those builds (stage wipe-builds) fails when a secret-derived word lies
- * below a depth. Fixed-size arrays set most of them: Karatsuba's scratch
- * and the Montgomery products are sized for CRISP_BN_MONT_MAX_LIMBS, the
- * AEAD's open buffer for its longest short message. */
+ * Each depth is the deepest stack its entry reaches in its class, at every
+ * implementation, under gcc and clang at -O2, -O3 and -Os, lazily bound,
+ * times 1.0625 plus 512 bytes, rounded up to 256 (the deep Poly1305 keeps
+ * 848 bytes over its deepest, the IFMA kernel at clang -Os; bn_mul_add,
+ * whose kernels' frames hide under the measuring test's own, 768). To
+ * measure it again,
+ * build with -DCRISP_SCRUB_MEASURE (crisp_scrub_stack_deep then does
+ * nothing) and run CRISP_TEST_VERBOSE=1 test_stack, which prints the stack
+ * each call used, and test_wipe, which prints it per case; test_wipe on
+ * each of those builds (stage wipe-builds) fails when a secret-derived word
+ * lies below a depth, and test_stack fails when a depth passes the bound
+ * the entry's header states. Fixed-size arrays set most of them:
+ * Karatsuba's scratch and the Montgomery products are sized by class of
+ * limbs, the AEAD's open buffer for its longest short message. */
 #define CRISP_SCRUB_HCHACHA20_BYTES ((size_t)1024)
 #define CRISP_SCRUB_CHACHA20_BYTES(len) \
-  ((len) <= 64 ? (size_t)2560 : (len) <= 1024 ? (size_t)4608 : (size_t)8704)
-#define CRISP_SCRUB_AEAD_BYTES(len) ((len) < 256 ? (size_t)8704 : (size_t)12800)
+  ((len) <= 64 ? (size_t)2048 : (len) <= 1024 ? (size_t)3840 : (size_t)7424)
+/* The one-shot AEADs: deeper where the MAC may take Poly1305's vector path
+ * (as below, for the bytes it takes) or the message ChaCha20's widest
+ * (from 1025 bytes). */
+/* Below that, the AVX2 ChaCha20's frames are the deepest (6.1 KiB in all
+ * against 5.2 KiB for the others). */
+#define CRISP_SCRUB_AEAD_BYTES(len, vector, avx2) \
+  ((len) <= 1024 && !(vector) ? ((avx2) ? (size_t)7424 : (size_t)6144) : (size_t)11008)
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
  * a final of any length, since the IFMA Poly1305 gathers short updates
  * into one vector pass, which may come at any later call. */
 #define CRISP_SCRUB_STREAM_INIT_BYTES ((size_t)2560)
-#define CRISP_SCRUB_STREAM_BYTES ((size_t)8704)
-#define CRISP_SCRUB_POLY1305_BYTES(len) ((len) < 256 ? (size_t)3072 : (size_t)9216)
+#define CRISP_SCRUB_STREAM_BYTES ((size_t)7424)
+/* Poly1305 by whether the active implementation may take its vector path
+ * at this length (crisp_poly1305_vector_from: a tuning crossover). */
+#define CRISP_SCRUB_POLY1305_BYTES(vector) ((vector) ? (size_t)7680 : (size_t)2560)
 /* The Poly1305 context calls: init, and an update or final (as above). */
 #define CRISP_SCRUB_POLY1305_INIT_BYTES ((size_t)1536)
-#define CRISP_SCRUB_POLY1305_CONTEXT_BYTES ((size_t)7680)
+#define CRISP_SCRUB_POLY1305_CONTEXT_BYTES ((size_t)6656)
 /* The bignum calls by their operands' or modulus's limbs (n of the
- * shorter operand for crisp_bn_mul): the IFMA conversions from 24,
- * Karatsuba from 32. */
-#define CRISP_SCRUB_BN_MUL_BYTES(n) ((n) < 32 ? (size_t)1536 : (size_t)25600)
-#define CRISP_SCRUB_BN_SQR_BYTES(n) ((n) < 32 ? (size_t)1536 : (size_t)20480)
-#define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)1024)
-#define CRISP_SCRUB_BN_MONT_BYTES(n) ((n) < 24 ? (size_t)7168 : (n) < 32 ? (size_t)9728 : (size_t)25600)
-#define CRISP_SCRUB_BN_R2_BYTES(n) ((n) < 24 ? (size_t)12288 : (n) < 32 ? (size_t)15360 : (size_t)30720)
-/* More where a Montgomery call copies an operand that r overlaps. */
-#define CRISP_SCRUB_BN_ALIAS_BYTES ((size_t)(2 * CRISP_BN_MONT_MAX_LIMBS * 8 + 1024))
+ * shorter operand for crisp_bn_mul), in the classes of the frames: the
+ * IFMA conversions from 24, Karatsuba from 32, then up to 64, up to 128
+ * and larger. */
+#define CRISP_SCRUB_BN_MUL_BYTES(n) \
+  ((n) < 32 ? (size_t)1280 : (n) <= 64 ? (size_t)6400 : (n) <= 128 ? (size_t)11008 : (size_t)19712)
+#define CRISP_SCRUB_BN_SQR_BYTES(n) \
+  ((n) < 32 ? (size_t)1280 : (n) <= 64 ? (size_t)5376 : (n) <= 128 ? (size_t)8448 : (size_t)15360)
+#define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)768)
+/* Montgomery products by n and by whether the kernel is the portable C
+ * one, whose frames are sized for CRISP_BN_MONT_MAX_LIMBS at every n; the
+ * x86-64 kernels' frames below 24 limbs are small (the arm64 ones were
+ * measured only as part of the deepest). */
+#if defined(__x86_64__)
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)6144 : (size_t)1792)
+#else
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((size_t)6144 + 0 * (generic))
+#endif
+#define CRISP_SCRUB_BN_MONT_BYTES(n, generic)        \
+  ((n) < 24     ? CRISP_SCRUB_BN_MONT_SMALL(generic) \
+   : (n) <= 64  ? (size_t)8448                       \
+   : (n) <= 128 ? (size_t)11264                      \
+                : (size_t)20224)
+#define CRISP_SCRUB_BN_R2_BYTES(n) \
+  ((n) < 24 ? (size_t)10752 : (n) <= 64 ? (size_t)12800 : (n) <= 128 ? (size_t)15616 : (size_t)24576)
+/* More where a Montgomery call copies an operand that r overlaps: the
+ * copies' frame, two operands of the largest size. */
+#define CRISP_SCRUB_BN_ALIAS_BYTES ((size_t)(2 * CRISP_BN_MONT_MAX_LIMBS * 8 + 256))
 
 /* Below the first use of a kernel: the CPU probe, the environment's
  * parsing and its one stderr line, and under lazy binding the dynamic
  * resolver's frames. */
-#define CRISP_SCRUB_PROBE_BYTES ((size_t)16384)
+#define CRISP_SCRUB_PROBE_BYTES ((size_t)6656)
 
 #endif

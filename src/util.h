@@ -26,14 +26,20 @@ static inline void crisp_wipe(void *p, size_t n) {
  * frame past a page would be probed page by page. */
 void crisp_scrub_stack(void);
 
-/* The same for deeper call trees, once after a whole operation (an
- * exponentiation, a CRT): zeroes `bytes` of stack right below the
- * caller's frame, at most CRISP_SCRUB_DEEP_MAX, in frames of
- * CRISP_SCRUB_PIECE bytes one below the other, so that it reaches no
- * deeper than asked (a caller's thread stack may be small). */
-#define CRISP_SCRUB_DEEP_MAX 22528
+/* The same for deeper call trees, once after a whole operation (a public
+ * entry's work, an exponentiation, a CRT): zeroes `bytes` of stack right
+ * below the caller's frame, at most CRISP_SCRUB_DEEP_MAX, and no deeper
+ * than asked (a caller's thread stack may be small). On x86-64 and AArch64
+ * one area right below the caller's frame, rounded down to 64 bytes;
+ * elsewhere frames of CRISP_SCRUB_PIECE bytes one below the other, twice. */
+#define CRISP_SCRUB_DEEP_MAX 24576
 #define CRISP_SCRUB_PIECE 2048
 void crisp_scrub_stack_deep(size_t bytes);
+/* The widest vector store the deep scrub may use, set by the dispatcher
+ * from the active level: 16 bytes (SSE2, every x86-64), 32 (AVX2 level)
+ * or 64 (AVX-512 level). Elsewhere ignored. */
+enum { CRISP_SCRUB_WIDTH_SSE2 = 0, CRISP_SCRUB_WIDTH_AVX2 = 1, CRISP_SCRUB_WIDTH_AVX512 = 2 };
+void crisp_scrub_set_width(int width);
 
 /* What a whole exponentiation (crisp_bn_mod_exp, crisp_bn_mod_exp2, the
  * CRT) may leave below the public function that ran it, by the limbs of
@@ -53,7 +59,7 @@ void crisp_scrub_stack_deep(size_t bytes);
   ((n) <= 31    ? (size_t)10240  \
    : (n) <= 64  ? (size_t)12288  \
    : (n) <= 128 ? (size_t)16384  \
-                : (size_t)CRISP_SCRUB_DEEP_MAX)
+                : (size_t)22528)
 #else
 #define CRISP_SCRUB_EXP_BYTES(n) ((size_t)10240 + 0 * (n))
 #endif

@@ -381,8 +381,10 @@ static void call_stream(size_t len) {
 static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
 static const size_t montgomery_sizes[] = {3, 8, 16, 24, 32, 48, 64};
 static const size_t exponent_sizes[] = {3, 8, 16, 24, 32};
-/* 2^k - 1 bytes. */
-static const size_t poly1305_lengths[] = {15, 31, 63, 127, 255, 511, 1023, 2047};
+/* 2^k - 1 bytes, and each side of the vector kernels' default crossovers
+ * (8, 24, 48 and 72 blocks), where the scrub's depth changes. */
+static const size_t poly1305_lengths[] = {15,  31,  63,  127,  128,  255,  383, 384,
+                                          511, 767, 768, 1023, 1151, 1152, 2047};
 /* Every ChaCha20 path: a lone partial block, one block, the scalar tails
  * beside a group, one and two groups of every width, past them. */
 static const size_t chacha20_lengths[] = {1,   7,   16,  33,   63,   64,   65,   127,  128,
@@ -390,7 +392,11 @@ static const size_t chacha20_lengths[] = {1,   7,   16,  33,   63,   64,   65,  
 static const size_t hchacha20_lengths[] = {16};
 /* 2^k - 1 bytes, 3105 (after the key block's first blocks the rest ends in
  * a lone block beside the last group), and past the AEAD's 16 KiB chunk. */
-static const size_t aead_lengths[] = {0, 15, 31, 63, 127, 255, 511, 1023, 2047, 3105, 4095, MESSAGE_MAX};
+/* Also each side of where the MAC's bytes (ad, message, their pads and the
+ * lengths block) pass the IFMA Poly1305's default crossover, 384 bytes,
+ * and of 1024 bytes, past which ChaCha20 takes its widest path. */
+static const size_t aead_lengths[] = {0,   15,  31,   63,   127,  255,  319,  320,  336,
+                                      337, 511, 1023, 1024, 1025, 2047, 3105, 4095, MESSAGE_MAX};
 
 typedef struct wipe_case {
   const char *what;

@@ -29,11 +29,11 @@ typedef uint64_t crisp_limb;
 
 /* z[0..xn+yn) = x * y. z must not overlap x or y; xn, yn >= 1.
  * CRISP_E_INVALID on NULL, zero length or overlap; z untouched then.
- * Stack, by the shorter length: 2 / 10 / 12 / 20 KiB. */
+ * Stack, by the shorter length: 2 / 7 / 12 / 20 KiB. */
 CRISP_API int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
 
 /* z[0..2n) = x * x. z must not overlap x; n >= 1. Errors as for
- * crisp_bn_mul. Stack: 2 / 9 / 10 / 16 KiB. */
+ * crisp_bn_mul. Stack: 2 / 6 / 9 / 16 KiB. */
 CRISP_API int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 
 /* z[0..n) += x[0..n) * k, then *carry = the limb carried out (written
@@ -50,7 +50,7 @@ CRISP_API crisp_limb crisp_bn_mont_inv(crisp_limb m0);
 /* r2 = R^2 mod m with R = 2^(64n); m odd, m[n-1] != 0. r2 must not overlap m.
  * CRISP_E_INVALID for NULL, n == 0, an even m, m[n-1] == 0 or an overlap;
  * CRISP_E_RANGE when n > CRISP_BN_MONT_MAX_LIMBS; r2 untouched then.
- * Stack: 13 / 13 / 16 / 23 KiB. */
+ * Stack: 13 / 13 / 16 / 25 KiB. */
 CRISP_API int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n);
 
 /* r = a * b * R^-1 mod m, fully reduced, for a, b < m, m odd, m[n-1] != 0,
@@ -58,7 +58,7 @@ CRISP_API int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n);
  * memory accesses depend only on n. CRISP_E_INVALID for NULL, n == 0, an even
  * m, m[n-1] == 0, a wrong minv or r overlapping m; CRISP_E_RANGE when a or
  * b >= m or n > CRISP_BN_MONT_MAX_LIMBS. r is untouched on error.
- * Stack (each): 13 / 13 / 16 / 23 KiB. */
+ * Stack (each, r overlapping a or b included): 13 / 13 / 16 / 25 KiB. */
 CRISP_API int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                 const crisp_limb *m, size_t n, crisp_limb minv);
 CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,

@@ -37,7 +37,7 @@ typedef struct crisp_poly1305_ctx {
  * a call that breaks one does nothing (init with a NULL key leaves a context
  * that ignores updates and final writes no tag). */
 /* Stack (measured by test/test_stack.c, every level and length): at most
- * 6 KiB for each function here. */
+ * 8 KiB for each function here. */
 CRISP_API void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 /* data may be NULL when len is 0. Any split of a message gives the same tag. */
 CRISP_API void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len);

@@ -78,6 +78,18 @@ static const crisp_impl_info *choose(crisp_kernel k, crisp_level_id level_cap, c
 
 /* Recomputes every kernel's pointer and reason. Called with change_lock
  * held (or from the one-time probe). */
+/* The scrub's store width at a level: what the level's kernels may use
+ * anyway, so that a cap (CRYPTO_FORCE, crisp_force) keeps wide vectors out
+ * of the scrub too. */
+static int scrub_width(crisp_level_id level) {
+#if defined(CRISP_ARCH_X86_64)
+  if (level >= CRISP_LEVEL_AVX512) return CRISP_SCRUB_WIDTH_AVX512;
+  if (level >= CRISP_LEVEL_AVX2) return CRISP_SCRUB_WIDTH_AVX2;
+#endif
+  (void)level;
+  return CRISP_SCRUB_WIDTH_SSE2;
+}
+
 static void reselect(void) {
   const crisp_level_id level_cap = atomic_load(&cap);
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
@@ -86,6 +98,7 @@ static void reselect(void) {
     atomic_store_explicit(&kernel_reasons[k], why, memory_order_release);
     atomic_store_explicit(&crisp_active_impl[k], impl, memory_order_release);
   }
+  crisp_scrub_set_width(scrub_width(level_cap));
 }
 
 /* The reasons the table can give, and the microarchitecture line. */

@@ -108,9 +108,15 @@ void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {
   crisp_wipe(st, sizeof *st);
 }
 
+/* Scalar only: no call takes a deeper path. */
+static size_t vector_never(void) {
+  return SIZE_MAX;
+}
+
 const crisp_poly1305_impl crisp_poly1305_generic_impl = {
     .info = {"generic", CRISP_LEVEL_GENERIC, 0},
     .init = crisp_poly1305_init_generic,
     .blocks = crisp_poly1305_blocks_generic,
     .finish = crisp_poly1305_finish_generic,
+    .vector_from = vector_never,
 };

@@ -57,10 +57,18 @@ void crisp_poly1305_blocks_avx2(void *state, const uint8_t *data, size_t nblocks
                                   blocks_vector_wiped);
 }
 
+/* A state leaves the scalar code at the cold crossover, or at the warm
+ * one once it has taken that many blocks. */
+static size_t vector_from_avx2(void) {
+  const size_t cold = AVX2_COLD_BLOCKS, warm = AVX2_WARM_BLOCKS;
+  return 16 * (cold < warm ? cold : warm);
+}
+
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {
     .info = {"avx2", CRISP_LEVEL_AVX2,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx2,
     .finish = crisp_poly1305_finish_x86_64,
+    .vector_from = vector_from_avx2,
 };

@@ -49,6 +49,13 @@ void crisp_poly1305_blocks_avx512(void *state, const uint8_t *data, size_t nbloc
                                   blocks_vector_wiped);
 }
 
+/* A state leaves the scalar code at the cold crossover, or at the warm
+ * one once it has taken that many blocks. */
+static size_t vector_from_avx512(void) {
+  const size_t cold = AVX512_COLD_BLOCKS, warm = AVX512_WARM_BLOCKS;
+  return 16 * (cold < warm ? cold : warm);
+}
+
 const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
     .info = {"avx512", CRISP_LEVEL_AVX512,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
@@ -56,4 +63,5 @@ const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512,
     .finish = crisp_poly1305_finish_x86_64,
+    .vector_from = vector_from_avx512,
 };

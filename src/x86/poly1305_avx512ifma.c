@@ -366,6 +366,13 @@ void crisp_poly1305_finish_avx512ifma(void *state, uint8_t tag[16]) {
     crisp_wipe(st, sizeof st->scalar);
 }
 
+/* A state leaves the scalar code at the cold crossover, or at the warm
+ * one once it has taken that many blocks. */
+static size_t vector_from_avx512ifma(void) {
+  const size_t cold = IFMA_COLD_BLOCKS, warm = IFMA_WARM_BLOCKS;
+  return 16 * (cold < warm ? cold : warm);
+}
+
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
     .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,
              CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
@@ -373,4 +380,5 @@ const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512ifma,
     .finish = crisp_poly1305_finish_avx512ifma,
+    .vector_from = vector_from_avx512ifma,
 };

@@ -114,9 +114,15 @@ void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]) {
     crisp_wipe(st, sizeof *st); /* a constant size, so the stores are inlined */
 }
 
+/* Scalar only: no call takes a deeper path. */
+static size_t vector_never(void) {
+  return SIZE_MAX;
+}
+
 const crisp_poly1305_impl crisp_poly1305_x86_64_impl = {
     .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_x86_64,
     .finish = crisp_poly1305_finish_x86_64,
+    .vector_from = vector_never,
 };
