@@ -130,7 +130,8 @@ void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size
   if (!tag || !key || (!data && len)) return;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   poly1305_message(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len >= crisp_poly1305_vector_from(impl)));
+  crisp_scrub_stack_deep(
+      CRISP_SCRUB_POLY1305_BYTES(crisp_poly1305_may_vector(impl, len), impl->info.level == CRISP_LEVEL_GENERIC));
 }
 
 /* The expected tag and the comparison of every byte, whatever the earlier
@@ -150,6 +151,7 @@ int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void
   if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   const int status = poly1305_check(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(len >= crisp_poly1305_vector_from(impl)));
+  crisp_scrub_stack_deep(
+      CRISP_SCRUB_POLY1305_BYTES(crisp_poly1305_may_vector(impl, len), impl->info.level == CRISP_LEVEL_GENERIC));
   return status;
 }

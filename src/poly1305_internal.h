@@ -20,4 +20,11 @@ static inline size_t crisp_poly1305_vector_from(const crisp_poly1305_impl *impl)
   return impl->vector_from ? impl->vector_from() : 256;
 }
 
+/* Whether impl may take its vector path for a message of this many bytes.
+ * Below 64 none does (no Poly1305 crossover can be tuned under 4 blocks:
+ * tuning.h's minima), which spares the short calls the indirect call. */
+static inline int crisp_poly1305_may_vector(const crisp_poly1305_impl *impl, size_t bytes) {
+  return bytes >= 64 && bytes >= crisp_poly1305_vector_from(impl);
+}
+
 #endif
