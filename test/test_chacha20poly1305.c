@@ -8,8 +8,9 @@
 #include "chacha20poly1305_vectors.h"
 
 #ifdef CRISP_TEST_WITH_PEERS
-#include <openssl/evp.h>
 #include <sodium.h>
+
+#include "openssl_aead.h"
 #endif
 
 #define MAX_TEXT 1024
@@ -92,19 +93,6 @@ static void openssl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const 
   assert_non_null(c);
   assert_int_equal(EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv), 1);
   if (len) assert_int_equal(EVP_EncryptUpdate(c, out, &n, in, (int)len), 1);
-  EVP_CIPHER_CTX_free(c);
-}
-
-static void openssl_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
-                         size_t ad_len, const uint8_t nonce[12], const uint8_t key[32]) {
-  EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-  int n = 0;
-  assert_non_null(c);
-  assert_int_equal(EVP_EncryptInit_ex(c, EVP_chacha20_poly1305(), NULL, key, nonce), 1);
-  if (ad_len) assert_int_equal(EVP_EncryptUpdate(c, NULL, &n, ad, (int)ad_len), 1);
-  if (len) assert_int_equal(EVP_EncryptUpdate(c, ct, &n, pt, (int)len), 1);
-  assert_int_equal(EVP_EncryptFinal_ex(c, ct + len, &n), 1);
-  assert_int_equal(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag), 1);
   EVP_CIPHER_CTX_free(c);
 }
 
