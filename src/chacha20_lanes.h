@@ -9,11 +9,12 @@
  * group waits on the vector latency; wider groups fill the units.
  *
  * The including file defines: VECTOR, LANES, V_SET1(uint32_t), V_ADD, V_XOR,
- * V_ROTL16/12/8/7, V_ZERO, V_LANE_INDEX (the vector 0, 1, .., LANES-1),
- * V_XOR_STORE(out, in, x) for LANES * 64 bytes (x: the 16 word vectors),
- * and CHACHA20_FRAME_BYTES, a bound on a group call's stack frame for the
- * scrub after it (test_wipe checks it). Optionally CHACHA20_TWO_GROUPS with
- * CHACHA20_TWO_GROUPS_FRAME_BYTES, and V_XOR_STORE_PARTIAL(out, in, x, len)
+ * V_ROTL16/12/8/7, V_LANE_INDEX (the vector 0, 1, .., LANES-1), and
+ * V_XOR_STORE(out, in, x) for LANES * 64 bytes (x: the 16 word vectors).
+ * The group calls leave key words and keystream in their frames; the
+ * public entries' stack scrub (src/scrub_depths.h) overwrites them, so
+ * none is wiped here. Optionally CHACHA20_TWO_GROUPS, and
+ * V_XOR_STORE_PARTIAL(out, in, x, len)
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). Optionally CHACHA20_KEYED, for
  * chacha20_lanes_keyed (the AEAD's key block beside a message's groups)
@@ -203,23 +204,6 @@ static __attribute__((noinline)) void chacha20_lanes_two_groups(uint8_t *out, co
 }
 #endif
 
-/* Zero the stack right below the caller's frame, where the group calls
- * just returned from kept their spills (key words, state, keystream),
- * which C cannot name to wipe: vector stores, a handful of cycles. One
- * function per frame size, so the common one stays below a page (a larger
- * frame is probed page by page). */
-static __attribute__((noinline)) void chacha20_lanes_scrub(void) {
-  volatile VECTOR area[CHACHA20_FRAME_BYTES / sizeof(VECTOR)];
-  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
-}
-
-#ifdef CHACHA20_TWO_GROUPS
-static __attribute__((noinline)) void chacha20_lanes_scrub_two_groups(void) {
-  volatile VECTOR area[CHACHA20_TWO_GROUPS_FRAME_BYTES / sizeof(VECTOR)];
-  for (size_t i = 0; i < sizeof area / sizeof area[0]; i++) area[i] = V_ZERO;
-}
-#endif
-
 #ifdef CHACHA20_KEYED
 /* One group, or two, with one more block on the general-purpose registers
  * (chacha20_lanes_group_body): the AEAD's key block before them
@@ -263,7 +247,6 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
                                                        const uint32_t *)) {
   uint32_t s[16];
   memcpy(s, state, sizeof s);
-  int group = 0, two_groups = 0; /* whose frames to scrub */
 #ifdef CHACHA20_KEYED
   /* The rest after a call of n bytes goes beside it: one block, which
    * would otherwise go to the narrower path. */
@@ -275,7 +258,6 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
    * remainder is cheaper as one group and the narrower path. */
   while (len > LANES * 64 && (len - LANES * 64 + 63) / 64 >= tail_min_blocks) {
     const size_t n = len < 2 * LANES * 64 ? len : 2 * LANES * 64;
-    two_groups = 1;
 #ifdef CHACHA20_KEYED
     if (CHACHA20_LONE_AFTER(n)) {
       chacha20_lanes_two_groups_and_key(lone, out, in, n, s, 0);
@@ -290,7 +272,6 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
   }
 #endif
   while (len >= LANES * 64) {
-    group = 1;
 #ifdef CHACHA20_KEYED
     if (CHACHA20_LONE_AFTER(LANES * 64)) {
       chacha20_lanes_group_and_key(lone, out, in, LANES * 64, s, 0);
@@ -308,19 +289,10 @@ static inline void chacha20_lanes_xor(uint8_t *out, const uint8_t *in, size_t le
 #endif
   if (len && (len + 63) / 64 >= tail_min_blocks) {
     chacha20_lanes_group(out, in, len, s);
-    group = 1;
   } else if (len) {
-    narrower(out, in, len, s); /* scrubs after itself */
+    narrower(out, in, len, s);
   }
   crisp_wipe(s, sizeof s);
-  /* The groups are calls of their own so that their frames, spills
-   * included, lie where this scrub reaches. */
-#ifdef CHACHA20_TWO_GROUPS
-  if (two_groups) chacha20_lanes_scrub_two_groups();
-#else
-  (void)two_groups;
-#endif
-  if (group) chacha20_lanes_scrub();
 }
 
 #ifdef CHACHA20_KEYED
@@ -332,11 +304,9 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
 #ifdef CHACHA20_TWO_GROUPS
   if (len > LANES * 64) {
     chacha20_lanes_two_groups_and_key(key_block, out, in, len, state, 1);
-    chacha20_lanes_scrub_two_groups();
     return;
   }
 #endif
   chacha20_lanes_group_and_key(key_block, out, in, len, state, 1);
-  chacha20_lanes_scrub();
 }
 #endif

@@ -27,9 +27,12 @@ static_assert(CHUNK % 64 == 0, "a chunk is whole ChaCha20 blocks, so the counter
 
 /* ---- one-shot ------------------------------------------------------------ */
 
+/* The MAC's implementation and its state, CRISP_POLY1305_STATE_SIZE bytes
+ * or, for a MAC input below the implementation's vector path, the head
+ * (CRISP_POLY1305_SHORT_STATE_SIZE): in the frame of whoever sized it. */
 typedef struct oneshot_mac {
   const crisp_poly1305_impl *impl;
-  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+  unsigned char *state;
 } oneshot_mac;
 
 /* Whole blocks of data, then the last partial block padded with zeros. */
@@ -166,29 +169,13 @@ static __attribute__((noinline)) int tags_differ(const uint8_t *expected, const 
   return diff != 0;
 }
 
-static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
-                      size_t ad_len, uint32_t state[16]) {
-  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
-  oneshot_mac mac;
-  if (keyed_pass(chacha, len)) {
-    uint8_t key_block[64];
-    chacha->keyed_stream(key_block, ct, pt, len, state);
-    crisp_wipe(state, 16 * sizeof *state);
-    mac_finish_short(&mac, key_block, ad, ad_len, ct, len, tag);
-    crisp_wipe(key_block, sizeof key_block);
-    return;
-  }
-  if (key_block_joins(chacha, len)) {
-    uint8_t buffer[64 + SHORT_MAX];
-    memset(buffer, 0, 64);
-    if (len) memcpy(buffer + 64, pt, len);
-    chacha->xor_stream(buffer, buffer, 64 + len, state);
-    if (len) memcpy(ct, buffer + 64, len);
-    mac_finish_short(&mac, buffer, ad, ad_len, ct, len, tag);
-    crisp_wipe(buffer, 64 + len);
-    crisp_wipe(state, 16 * sizeof *state);
-    return;
-  }
+/* A long message: the key block alone or beside the first blocks, then the
+ * chunks, each encrypted and then read by Poly1305 while in L1. */
+static __attribute__((noinline)) void seal_long(const crisp_chacha20_impl *chacha, uint8_t *ct,
+                                                uint8_t tag[16], const uint8_t *pt, size_t len,
+                                                const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  CRISP_ALIGNED(64) unsigned char mac_state[CRISP_POLY1305_STATE_SIZE];
+  oneshot_mac mac = {NULL, mac_state};
   const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len);
   mac_padded(&mac, ct, prefix);
   for (size_t done = prefix; done < len;) {
@@ -199,7 +186,6 @@ static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t le
     done += n;
   }
   mac_lengths(&mac, ad_len, len, tag);
-  crisp_wipe(state, 16 * sizeof *state);
 }
 
 /* pt = the plaintext in buffer, the buffer zeroed as it is read: the copy
@@ -244,43 +230,146 @@ static __attribute__((noinline)) int release_verified(int bad, uint8_t *pt, uint
   return CRISP_OK;
 }
 
-/* The tag over ad and ct is checked before a byte of pt is written, so a
- * forgery leaves pt as it was (in place: the ciphertext) and no other
- * thread or process mapping pt sees its plaintext. Short messages run the
- * seal's single keystream pass into a stack buffer, whose plaintext is
- * copied out after the tag verified; longer ones are two passes over the
- * whole message, Poly1305 over ct and then ChaCha20 into pt, each one call
- * to its widest kernel. */
-static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16], const uint8_t *ad,
-                     size_t ad_len, uint32_t state[16]) {
-  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
-  oneshot_mac mac;
+/* A long open: Poly1305 over ad and the whole ct, then, for a tag that
+ * verified, ChaCha20 into pt. */
+static __attribute__((noinline)) int open_long(const crisp_chacha20_impl *chacha, uint8_t *pt,
+                                               const uint8_t *ct, size_t len, const uint8_t tag[16],
+                                               const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  CRISP_ALIGNED(64) unsigned char mac_state[CRISP_POLY1305_STATE_SIZE];
+  oneshot_mac mac = {NULL, mac_state};
   uint8_t expected[MAC_BLOCK];
-  const int keyed = keyed_pass(chacha, len);
-  if (keyed || key_block_joins(chacha, len)) {
-    uint8_t buffer[64 + KEYED_MAX];
-    if (keyed) {
-      chacha->keyed_stream(buffer, buffer + 64, ct, len, state);
-    } else {
-      memset(buffer, 0, 64);
-      if (len) memcpy(buffer + 64, ct, len);
-      chacha->xor_stream(buffer, buffer, 64 + len, state);
-    }
-    crisp_wipe(state, 16 * sizeof *state);
-    mac_finish_short(&mac, buffer, ad, ad_len, ct, len, expected);
-    const int bad = tags_differ(expected, tag);
-    crisp_wipe(expected, sizeof expected);
-    crisp_wipe(buffer, 64);
-    return release_verified(bad, pt, buffer + 64, len, chacha, NULL, NULL);
-  }
   mac_start(&mac, chacha, state, ad, ad_len);
   mac_padded(&mac, ct, len);
   mac_lengths(&mac, ad_len, len, expected);
   const int bad = tags_differ(expected, tag);
   crisp_wipe(expected, sizeof expected);
-  const int status = release_verified(bad, pt, NULL, len, chacha, ct, state);
+  return release_verified(bad, pt, NULL, len, chacha, ct, state);
+}
+
+/* A short message, whichever way: one keystream pass for the key block
+ * and the message (keyed, or through the buffer), then the MAC. A seal
+ * writes ct as it goes; an open decrypts into the buffer and releases the
+ * plaintext to pt only once the tag over ad and ct has verified. */
+typedef struct short_call {
+  const crisp_chacha20_impl *chacha;
+  int open;
+  uint8_t *out; /* ct (seal) or pt (open) */
+  const uint8_t *in;
+  size_t len;
+  uint8_t *tag;            /* seal: written */
+  const uint8_t *received; /* open: the tag to check */
+  const uint8_t *ad;
+  size_t ad_len;
+  uint32_t *state;
+} short_call;
+
+static inline __attribute__((always_inline)) int short_message(const short_call *c, uint8_t *buffer,
+                                                               unsigned char *mac_state) {
+  const crisp_chacha20_impl *chacha = c->chacha;
+  const size_t len = c->len;
+  oneshot_mac mac = {NULL, mac_state};
+  if (!c->open && keyed_pass(chacha, len)) {
+    chacha->keyed_stream(buffer, c->out, c->in, len, c->state);
+    crisp_wipe(c->state, 16 * sizeof *c->state);
+    mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    crisp_wipe(buffer, 64);
+    return CRISP_OK;
+  }
+  if (keyed_pass(chacha, len)) {
+    chacha->keyed_stream(buffer, buffer + 64, c->in, len, c->state);
+  } else {
+    memset(buffer, 0, 64);
+    if (len) memcpy(buffer + 64, c->in, len);
+    chacha->xor_stream(buffer, buffer, 64 + len, c->state);
+  }
+  crisp_wipe(c->state, 16 * sizeof *c->state);
+  if (!c->open) {
+    if (len) memcpy(c->out, buffer + 64, len);
+    mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    crisp_wipe(buffer, 64 + len);
+    return CRISP_OK;
+  }
+  uint8_t expected[MAC_BLOCK];
+  mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->in, len, expected);
+  const int bad = tags_differ(expected, c->received);
+  crisp_wipe(expected, sizeof expected);
+  crisp_wipe(buffer, 64);
+  return release_verified(bad, c->out, buffer + 64, len, chacha, NULL, NULL);
+}
+
+/* The short message's frame, sized to it: a buffer for the key block and
+ * up to message_max bytes of message, and the MAC's state or its head.
+ * What each call's scrub must overwrite follows the frame it took
+ * (aead_scrub_bytes). */
+#define SMALL_MAX 256
+#define MEDIUM_MAX 1024
+#define SHORT_FRAME(name, message_max, mac_state_size)             \
+  static __attribute__((noinline)) int name(const short_call *c) { \
+    CRISP_ALIGNED(64) uint8_t buffer[64 + (message_max)];          \
+    CRISP_ALIGNED(64) unsigned char mac_state[mac_state_size];     \
+    return short_message(c, buffer, mac_state);                    \
+  }
+SHORT_FRAME(short_small_head, SMALL_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_small, SMALL_MAX, CRISP_POLY1305_STATE_SIZE)
+SHORT_FRAME(short_medium_head, MEDIUM_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_medium, MEDIUM_MAX, CRISP_POLY1305_STATE_SIZE)
+SHORT_FRAME(short_large_head, KEYED_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_large, KEYED_MAX, CRISP_POLY1305_STATE_SIZE)
+#undef SHORT_FRAME
+static_assert(SMALL_MAX < MEDIUM_MAX && MEDIUM_MAX < KEYED_MAX, "the frames grow with the message");
+
+/* The message bytes a short call keeps in its buffer: none for a keyed
+ * seal, which writes ct directly. */
+static size_t short_buffered(const crisp_chacha20_impl *chacha, int open, size_t len) {
+  return !open && keyed_pass(chacha, len) ? 0 : len;
+}
+
+/* Whether the MAC's input (ad and ct each padded to 16 bytes, and a block
+ * of lengths) may reach the active Poly1305's vector path, with its deeper
+ * frames and the whole state. No sum is formed that could wrap: ad_len
+ * below a crossover leaves room. */
+static int mac_may_vector(size_t len, size_t ad_len) {
+  const size_t vector_from = crisp_poly1305_vector_from(crisp_active_poly1305());
+  return ad_len >= vector_from || len >= vector_from - ad_len || vector_from - ad_len - len <= 48;
+}
+
+static int is_short(const crisp_chacha20_impl *chacha, size_t len) {
+  return keyed_pass(chacha, len) || key_block_joins(chacha, len);
+}
+
+/* The one-shot seal or open after the key setup: a short message in the
+ * frame sized to it, a long one on the long path. The tag over ad and ct
+ * is checked before a byte of pt is written, so a forged open leaves pt as
+ * it was (in place: the ciphertext), and no other thread or process
+ * mapping pt sees its plaintext. */
+static int aead_run(int open, uint8_t *out, uint8_t *tag, const uint8_t *received, const uint8_t *in,
+                    size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
+  if (is_short(chacha, len)) {
+    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state};
+    const size_t buffered = short_buffered(chacha, open, len);
+    const int head = !mac_may_vector(len, ad_len);
+    if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
+    if (buffered <= MEDIUM_MAX) return head ? short_medium_head(&c) : short_medium(&c);
+    return head ? short_large_head(&c) : short_large(&c);
+  }
+  int status = CRISP_OK;
+  if (open)
+    status = open_long(chacha, out, in, len, received, ad, ad_len, state);
+  else
+    seal_long(chacha, out, tag, in, len, ad, ad_len, state);
   crisp_wipe(state, 16 * sizeof *state);
   return status;
+}
+
+static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
+                      size_t ad_len, uint32_t state[16]) {
+  aead_run(0, ct, tag, NULL, pt, len, ad, ad_len, state);
+}
+
+static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16], const uint8_t *ad,
+                     size_t ad_len, uint32_t state[16]) {
+  return aead_run(1, pt, NULL, tag, ct, len, ad, ad_len, state);
 }
 
 static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uint8_t key[32]) {
@@ -333,19 +422,21 @@ static __attribute__((noinline)) int xchacha_open(uint8_t *pt, const uint8_t *ct
   return aead_open(pt, ct, len, tag, ad, ad_len, state);
 }
 
-/* The depth of a one-shot call's scrub (src/scrub_depths.h): whether its
- * MAC, which takes the ad, the message and a block of lengths, each padded
- * to 16 bytes, may reach the active Poly1305's vector path. No sum is
- * formed that could wrap: ad_len below a crossover leaves room. */
+/* The depth of a one-shot call's scrub (src/scrub_depths.h): by the class
+ * of its message's length, the MAC state it needed, and whether ChaCha20
+ * ran the AVX-512 kernel. */
 static size_t aead_scrub_bytes(size_t len, size_t ad_len) {
-  const size_t vector_from = crisp_poly1305_vector_from(crisp_active_poly1305());
-  const int vector = ad_len >= vector_from || len >= vector_from - ad_len || vector_from - ad_len - len <= 48;
+  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
+  const int full = mac_may_vector(len, ad_len);
 #if defined(CRISP_ARCH_X86_64)
-  const int avx2 = crisp_active_chacha20()->info.level == CRISP_LEVEL_AVX2;
+  const int avx512 = chacha->info.level == CRISP_LEVEL_AVX512;
 #else
-  const int avx2 = 1; /* the other targets' kernels were measured only as part of the deepest */
+  const int avx512 = 0; /* the other targets take the deepest column */
 #endif
-  return CRISP_SCRUB_AEAD_BYTES(len, vector, avx2);
+  if (!is_short(chacha, len)) return CRISP_SCRUB_AEAD_LONG_BYTES;
+  if (len <= SMALL_MAX && !full) return CRISP_SCRUB_AEAD_SMALL_BYTES(avx512);
+  if (len <= MEDIUM_MAX) return CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512);
+  return CRISP_SCRUB_AEAD_LARGE_BYTES(full, avx512);
 }
 
 /* The public one-shot calls: the work above as a call of its own, then

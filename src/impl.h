@@ -87,6 +87,14 @@ typedef struct crisp_md5_many_impl {
 /* Room an implementation has for its Poly1305 state inside a context
  * (CRISP_POLY1305_CTX_SIZE less the front-end's 64-byte header). */
 #define CRISP_POLY1305_STATE_SIZE 960
+/* The head of the state a short message keeps to: from init to finish, a
+ * state that takes fewer bytes than the implementation's vector_from (in
+ * one blocks call or several) is read and written only in its first
+ * CRISP_POLY1305_SHORT_STATE_SIZE bytes. The one-shot calls give such a
+ * message a state of that size, which keeps their frames, and the stack
+ * their scrub overwrites, small (test_poly1305 runs every implementation
+ * on a head that ends at a guard page). */
+#define CRISP_POLY1305_SHORT_STATE_SIZE 128
 
 /* POLY1305: init sets up r (clamped), s and any cached powers of r from the
  * key; blocks absorbs nblocks 16-byte blocks, adding 2^128 to each when
@@ -102,10 +110,11 @@ typedef struct crisp_poly1305_impl {
   void (*init)(void *state, const uint8_t key[32]);
   void (*blocks)(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
   void (*finish)(void *state, uint8_t tag[16]);
-  /* The fewest message bytes, in one call or several, from which blocks may
-   * take a vector path with its deeper frames (its tuning's crossover):
-   * what the front-ends size their stack scrub by. SIZE_MAX for a scalar
-   * kernel; NULL for one that does not say (taken as 256). */
+  /* The fewest message bytes, in one call or several after init, from
+   * which blocks may take a vector path with its deeper frames and the
+   * state past its head (its tuning's crossover): what the front-ends size
+   * their state and stack scrub by. SIZE_MAX for a scalar kernel; NULL for
+   * one that does not say (taken as 256). */
   size_t (*vector_from)(void);
 } crisp_poly1305_impl;
 

@@ -106,11 +106,11 @@ void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TA
 
 /* One message: no context, no buffering; the short tail is padded on the
  * stack. Short TLS and QUIC records take this path, so every call saved
- * counts. Out of line, so that the state and the kernels' frames lie below
- * the public entry's, where its scrub reaches. */
-static __attribute__((noinline)) void poly1305_message(const crisp_poly1305_impl *impl, uint8_t tag[16],
-                                                       const void *data, size_t len, const uint8_t key[32]) {
-  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+ * counts. */
+static inline __attribute__((always_inline)) void poly1305_message_in(unsigned char *state,
+                                                                      const crisp_poly1305_impl *impl,
+                                                                      uint8_t tag[16], const void *data,
+                                                                      size_t len, const uint8_t key[32]) {
   impl->init(state, key);
   const size_t whole = len / BLOCK;
   if (whole) impl->blocks(state, data, whole, 1);
@@ -125,13 +125,45 @@ static __attribute__((noinline)) void poly1305_message(const crisp_poly1305_impl
   impl->finish(state, tag); /* wipes the state */
 }
 
+/* Out of line, so that the state and the kernels' frames lie below the
+ * public entry's, where its scrub reaches; one frame per size of state,
+ * so that a message below the vector path keeps to a state's head
+ * (CRISP_POLY1305_SHORT_STATE_SIZE) and a shallow scrub. */
+static __attribute__((noinline)) void poly1305_message_short(const crisp_poly1305_impl *impl, uint8_t tag[16],
+                                                             const void *data, size_t len,
+                                                             const uint8_t key[32]) {
+  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_SHORT_STATE_SIZE];
+  poly1305_message_in(state, impl, tag, data, len, key);
+}
+
+static __attribute__((noinline)) void poly1305_message_long(const crisp_poly1305_impl *impl, uint8_t tag[16],
+                                                            const void *data, size_t len,
+                                                            const uint8_t key[32]) {
+  CRISP_ALIGNED(64) unsigned char state[CRISP_POLY1305_STATE_SIZE];
+  poly1305_message_in(state, impl, tag, data, len, key);
+}
+
+/* Whether the message's blocks, the padded tail included, may reach the
+ * vector path: the deeper frames and the whole state. */
+static int message_may_vector(const crisp_poly1305_impl *impl, size_t len) {
+  const size_t padded = len > SIZE_MAX - BLOCK ? SIZE_MAX : (len + BLOCK - 1) / BLOCK * BLOCK;
+  return crisp_poly1305_may_vector(impl, padded);
+}
+
+static void poly1305_message(const crisp_poly1305_impl *impl, uint8_t tag[16], const void *data, size_t len,
+                             const uint8_t key[32]) {
+  if (message_may_vector(impl, len))
+    poly1305_message_long(impl, tag, data, len, key);
+  else
+    poly1305_message_short(impl, tag, data, len, key);
+}
+
 void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
                     const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   if (!tag || !key || (!data && len)) return;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   poly1305_message(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(
-      CRISP_SCRUB_POLY1305_BYTES(crisp_poly1305_may_vector(impl, len), impl->info.level == CRISP_LEVEL_GENERIC));
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
 }
 
 /* The expected tag and the comparison of every byte, whatever the earlier
@@ -151,7 +183,6 @@ int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void
   if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   const int status = poly1305_check(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(
-      CRISP_SCRUB_POLY1305_BYTES(crisp_poly1305_may_vector(impl, len), impl->info.level == CRISP_LEVEL_GENERIC));
+  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
   return status;
 }

@@ -11,17 +11,17 @@
  * and then calls crisp_scrub_stack_deep with its depth: every frame below
  * the entry that held a secret (the work's own, the kernels', their spills
  * and saved registers, whatever the compiler inlined) lies in the bytes
- * overwritten, so no kernel has to size a wipe to its compiler's layout.
- * The scrub costs a store per 16 to 64 bytes, so each depth is sized to
- * its class of length or limbs, and where it differs much, to the
- * implementation that ran, rather than to the deepest call.
+ * overwritten, so no kernel wipes its own frames or sizes a wipe to its
+ * compiler's layout. The scrub costs a store per 16 to 64 bytes, so each
+ * depth is sized to its class of length or limbs, and where it differs
+ * much, to the implementation that ran and the frames the entry took,
+ * rather than to the deepest call.
  *
  * Each depth is the deepest stack its entry reaches in its class, at every
- * implementation, under gcc and clang at -O2, -O3 and -Os, lazily bound,
- * times 1.0625 plus 512 bytes, rounded up to 256 (the deep Poly1305 keeps
- * 848 bytes over its deepest, the IFMA kernel at clang -Os; bn_mul_add,
- * whose kernels' frames hide under the measuring test's own, 768). To
- * measure it again,
+ * implementation, lazily bound, times 1.0625 plus 512 bytes, rounded up to
+ * 256: under gcc and clang at -O2 and -O3 for the first of the pair
+ * CRISP_SCRUB_BUILD gives, at -Os (whose frames are deeper: fewer
+ * registers kept, more spilled) for the second. To measure it again,
  * build with -DCRISP_SCRUB_MEASURE (crisp_scrub_stack_deep then does
  * nothing) and run CRISP_TEST_VERBOSE=1 test_stack, which prints the stack
  * each call used, and test_wipe, which prints it per case; test_wipe on
@@ -29,36 +29,45 @@
  * lies below a depth, and test_stack fails when a depth passes the bound
  * the entry's header states. Fixed-size arrays set most of them:
  * Karatsuba's scratch and the Montgomery products are sized by class of
- * limbs, the AEAD's open buffer for its longest short message. */
+ * limbs, the AEAD's short buffer and MAC state by class of message. */
+#if defined(__OPTIMIZE_SIZE__)
+#define CRISP_SCRUB_BUILD(optimized_for_speed, optimized_for_size) ((size_t)(optimized_for_size))
+#else
+#define CRISP_SCRUB_BUILD(optimized_for_speed, optimized_for_size) ((size_t)(optimized_for_speed))
+#endif
+
 #define CRISP_SCRUB_HCHACHA20_BYTES ((size_t)1024)
 #define CRISP_SCRUB_CHACHA20_BYTES(len) \
-  ((len) <= 64 ? (size_t)2048 : (len) <= 1024 ? (size_t)3840 : (size_t)7424)
-/* The one-shot AEADs: deeper where the MAC may take Poly1305's vector path
- * (as below, for the bytes it takes) or the message ChaCha20's widest
- * (from 1025 bytes). */
-/* Below that, the AVX2 ChaCha20's frames are the deepest (6.1 KiB in all
- * against 5.2 KiB for the others). */
-#define CRISP_SCRUB_AEAD_BYTES(len, vector, avx2) \
-  ((len) <= 1024 && !(vector) ? ((avx2) ? (size_t)7424 : (size_t)6144) : (size_t)11008)
+  ((len) <= 64 ? (size_t)1536 : (len) <= 1024 ? CRISP_SCRUB_BUILD(3072, 3584) : CRISP_SCRUB_BUILD(4864, 6912))
+/* The one-shot AEADs by the frame the message took: a short one's sized
+ * for up to 256, 1024 or 2048 bytes of message, with the MAC's state
+ * whole where the MAC may take Poly1305's vector path (full) or its head
+ * alone; or the long path. Apart from those when ChaCha20 runs the AVX-512
+ * kernel (avx512: its frames are the default's); the column for the other
+ * kernels is the deepest of all, so other targets, whose kernels were
+ * measured only on gcc -O2, take it. A short message under 256 bytes whose
+ * ad makes the MAC long takes the 1024-byte class. */
+#define CRISP_SCRUB_AEAD_SMALL_BYTES(avx512) \
+  ((avx512) ? CRISP_SCRUB_BUILD(2304, 3584) : CRISP_SCRUB_BUILD(3584, 3584))
+#define CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512)                                        \
+  ((full)     ? ((avx512) ? CRISP_SCRUB_BUILD(4608, 9472) : CRISP_SCRUB_BUILD(5888, 9472)) \
+   : (avx512) ? CRISP_SCRUB_BUILD(3072, 4352)                                              \
+              : CRISP_SCRUB_BUILD(4864, 5120))
+#define CRISP_SCRUB_AEAD_LARGE_BYTES(full, avx512) \
+  ((full) ? CRISP_SCRUB_BUILD(7424, 10496) : CRISP_SCRUB_BUILD(6400, 8448))
+#define CRISP_SCRUB_AEAD_LONG_BYTES CRISP_SCRUB_BUILD(6400, 8448)
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
  * a final of any length, since the IFMA Poly1305 gathers short updates
  * into one vector pass, which may come at any later call. */
 #define CRISP_SCRUB_STREAM_INIT_BYTES ((size_t)2560)
-#define CRISP_SCRUB_STREAM_BYTES ((size_t)7424)
+#define CRISP_SCRUB_STREAM_BYTES CRISP_SCRUB_BUILD(4864, 6912)
 /* Poly1305 by whether the active implementation may take its vector path
- * at this length (crisp_poly1305_vector_from: a tuning crossover), and
- * below it by whether it is the portable C one (1840 bytes against 1384
- * for the x86-64 kernels; other targets' kernels keep the larger). */
-#if defined(__x86_64__)
-#define CRISP_SCRUB_POLY1305_SHORT(generic) ((generic) ? (size_t)2560 : (size_t)2048)
-#else
-#define CRISP_SCRUB_POLY1305_SHORT(generic) ((size_t)2560 + 0 * (generic))
-#endif
-#define CRISP_SCRUB_POLY1305_BYTES(vector, generic) \
-  ((vector) ? (size_t)7680 : CRISP_SCRUB_POLY1305_SHORT(generic))
+ * at this length (crisp_poly1305_vector_from: a tuning crossover); below
+ * it the message keeps to the state's head. */
+#define CRISP_SCRUB_POLY1305_BYTES(vector) ((vector) ? CRISP_SCRUB_BUILD(3072, 7936) : (size_t)1280)
 /* The Poly1305 context calls: init, and an update or final (as above). */
 #define CRISP_SCRUB_POLY1305_INIT_BYTES ((size_t)1536)
-#define CRISP_SCRUB_POLY1305_CONTEXT_BYTES ((size_t)6656)
+#define CRISP_SCRUB_POLY1305_CONTEXT_BYTES CRISP_SCRUB_BUILD(2048, 6656)
 /* The bignum calls by their operands' or modulus's limbs (n of the
  * shorter operand for crisp_bn_mul), in the classes of the frames: the
  * IFMA conversions from 24, Karatsuba from 32, then up to 64, up to 128

@@ -4,10 +4,16 @@
  * every length 0..4096, unaligned buffers, split patterns, long runs of
  * 0xff blocks under extreme keys, verify, wiping, streams that keep
  * their implementation, and streams cut where a vector kernel's stream
- * state changes. With libsodium present, generic is also checked
- * against crypto_onetimeauth_poly1305. */
+ * state changes, and short messages that keep to the state's head. With
+ * libsodium present, generic is also checked against
+ * crypto_onetimeauth_poly1305. */
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "common.h"
-#include "tuning.h" /* the IFMA kernel's warm crossover, as the library reads it */
+#include "dispatch/select.h"   /* the implementation a pin selects, to run it on a bare state */
+#include "poly1305_internal.h" /* its vector_from */
+#include "tuning.h"            /* the IFMA kernel's warm crossover, as the library reads it */
 
 #ifdef CRISP_TEST_WITH_SODIUM
 #include <sodium.h>
@@ -696,6 +702,60 @@ static void test_short_updates_keep_impl(void **state) {
   check_stream_across_pins(data, LEN, key, 704, 64, 1488, 48, 100);
 }
 
+/* Below its vector path a state is read and written only in its head
+ * (src/impl.h, CRISP_POLY1305_SHORT_STATE_SIZE), so the one-shot calls
+ * give a short message a head-sized state on their stack. Every
+ * implementation runs every length whose blocks stay below its vector_from
+ * (the AEAD's short messages, 2 KiB, for a scalar one) on a head that ends
+ * at an inaccessible page: in one call and a padded tail, as crisp_poly1305
+ * does, and in calls of 1 to 5 blocks, as the AEAD and a stream do. A
+ * read or write past the head faults; the tags must match the public
+ * call's. */
+static void test_short_messages_keep_to_the_head(void **state) {
+  (void)state;
+  enum { MAX = 2048 + 64, BLOCK = 16 };
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  uint8_t *const pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(pages != MAP_FAILED);
+  assert_int_equal(mprotect(pages + page, page, PROT_NONE), 0);
+  unsigned char *const head = pages + page - CRISP_POLY1305_SHORT_STATE_SIZE;
+  uint8_t key[32], data[MAX];
+  test_fill_random(key, sizeof key);
+  test_fill_random(data, sizeof data);
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, name) {
+    const crisp_poly1305_impl *impl = crisp_active_poly1305();
+    assert_string_equal(impl->info.name, name);
+    const size_t vector_from = crisp_poly1305_vector_from(impl);
+    size_t lengths = 0;
+    for (size_t len = 0; len <= MAX && (len + BLOCK - 1) / BLOCK * BLOCK < vector_from; len++, lengths++) {
+      uint8_t expected[16], tag[16];
+      crisp_poly1305(expected, data, len, key);
+      impl->init(head, key);
+      if (len / BLOCK) impl->blocks(head, data, len / BLOCK, 1);
+      if (len % BLOCK) {
+        uint8_t last[BLOCK] = {0};
+        memcpy(last, data + len / BLOCK * BLOCK, len % BLOCK);
+        last[len % BLOCK] = 1;
+        impl->blocks(head, last, 1, 0);
+      }
+      impl->finish(head, tag);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s on the head: len %zu\n", name, len);
+      if (len % BLOCK) continue;
+      impl->init(head, key);
+      for (size_t done = 0, piece = 1; done < len / BLOCK; done += piece, piece = piece % 5 + 1) {
+        const size_t left = len / BLOCK - done;
+        impl->blocks(head, data + done * BLOCK, piece < left ? piece : left, 1);
+      }
+      impl->finish(head, tag);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s on the head: len %zu in pieces\n", name, len);
+    }
+    /* every implementation keeps at least a block or two to its head */
+    assert_true(lengths >= 64);
+  }
+  munmap(pages, 2 * page);
+}
+
 #ifdef CRISP_TEST_WITH_SODIUM
 /* An outside reference: every implementation against libsodium on random
  * lengths and keys, and on the edge keys with 0xff data. */
@@ -735,6 +795,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_stream_boundaries, test_teardown_unpin),
       cmocka_unit_test_teardown(test_many_way_splits, test_teardown_unpin),
       cmocka_unit_test_teardown(test_short_updates_keep_impl, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_short_messages_keep_to_the_head, test_teardown_unpin),
 #ifdef CRISP_TEST_WITH_SODIUM
       cmocka_unit_test_teardown(test_against_libsodium, test_teardown_unpin),
 #endif

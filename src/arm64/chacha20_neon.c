@@ -16,8 +16,6 @@
 #include "util.h"
 
 #define VECTOR uint32x4_t
-#define CHACHA20_FRAME_BYTES 1280
-#define V_ZERO vdupq_n_u32(0)
 #define LANES 4
 #define V_SET1(x) vdupq_n_u32(x)
 #define V_ADD vaddq_u32

@@ -12,6 +12,8 @@
 #if defined(CRISP_ARCH_ARM64)
 
 _Static_assert(sizeof(poly1305_arm64_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
+_Static_assert(sizeof(poly1305_arm64_state) <= CRISP_POLY1305_SHORT_STATE_SIZE,
+               "a short message keeps to the head");
 
 void crisp_poly1305_init_arm64(void *state, const uint8_t key[32]) {
   poly1305_arm64_init_state(state, key);

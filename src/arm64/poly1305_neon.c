@@ -20,6 +20,7 @@
 #if defined(CRISP_ARCH_ARM64)
 
 #include <arm_neon.h>
+#include <stddef.h>
 
 #define CROSSOVER_BLOCKS 16
 #define MASK26 0x3ffffffu
@@ -40,6 +41,8 @@ typedef struct poly1305_neon_state {
 } poly1305_neon_state;
 
 _Static_assert(sizeof(poly1305_neon_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
+_Static_assert(offsetof(poly1305_neon_state, r2) <= CRISP_POLY1305_SHORT_STATE_SIZE,
+               "a short message keeps to the head");
 
 /* a = a * b mod p in radix 2^26 with a one-pass carry, for the powers: limbs
  * of the result below 2^26 except limb 1, below 2^26 + 2^13. */
@@ -61,7 +64,7 @@ static void mul26(uint32_t a[5], const uint32_t b[5]) {
   a[0] = (uint32_t)d0, a[1] = (uint32_t)d1, a[2] = (uint32_t)d2, a[3] = (uint32_t)d3, a[4] = (uint32_t)d4;
 }
 
-/* Never inlined, as absorb_vector. */
+/* Never inlined, as absorb_vector: the short calls' frames stay small. */
 static __attribute__((noinline)) void compute_powers(poly1305_neon_state *st) {
   const uint64_t r0 = st->scalar.r[0], r1 = st->scalar.r[1];
   uint32_t r[5] = {(uint32_t)r0 & MASK26, (uint32_t)(r0 >> 26) & MASK26,
@@ -142,7 +145,7 @@ static inline wide26 wide_zero(void) {
 }
 
 /* Absorbs an even number (>= 2) of full blocks into the scalar h. Never
- * inlined: its frame must lie where wipe_vector_frames reaches. */
+ * inlined: its vectors' spills stay out of the frame the short calls use. */
 static __attribute__((noinline)) void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t nblocks) {
   uint32x2_t r2[5], r2s[5], r4[5], r4s[5], fin[5], fins[5];
   for (int i = 0; i < 5; i++) {
@@ -196,16 +199,6 @@ static __attribute__((noinline)) void absorb_vector(poly1305_neon_state *st, con
   poly1305_radix64_fold(st->scalar.h);
 }
 
-/* compute_powers and absorb_vector leave powers of r, the accumulator and
- * spilled vectors in their frames. Called right after them, this
- * overwrites that stack: its array lies where their frames were. Never
- * inlined (the array must be a frame of its own); once per long update. */
-#define VECTOR_FRAME_BYTES 1024
-static __attribute__((noinline)) void wipe_vector_frames(void) {
-  unsigned char frames[VECTOR_FRAME_BYTES];
-  crisp_wipe(frames, sizeof frames);
-}
-
 void crisp_poly1305_init_neon(void *state, const uint8_t key[32]) {
   poly1305_neon_state *st = state;
   poly1305_arm64_init_state(&st->scalar, key);
@@ -218,7 +211,6 @@ void crisp_poly1305_blocks_neon(void *state, const uint8_t *data, size_t nblocks
     if (!st->powers_ready) compute_powers(st);
     const size_t even = nblocks & ~(size_t)1;
     absorb_vector(st, data, even);
-    wipe_vector_frames();
     data += 16 * even, nblocks -= even;
   }
   if (nblocks) poly1305_arm64_absorb(&st->scalar, data, nblocks, hibit ? 1 : 0);
@@ -227,7 +219,9 @@ void crisp_poly1305_blocks_neon(void *state, const uint8_t *data, size_t nblocks
 void crisp_poly1305_finish_neon(void *state, uint8_t tag[16]) {
   poly1305_neon_state *st = state;
   poly1305_radix64_tag(st->scalar.h, st->scalar.pad, tag);
-  crisp_wipe(st, sizeof *st);
+  /* a state that never computed the powers wrote only its head; lengths,
+   * not secrets, decide which */
+  crisp_wipe(st, st->powers_ready ? sizeof *st : offsetof(poly1305_neon_state, r2));
 }
 
 const crisp_poly1305_impl crisp_poly1305_neon_impl = {

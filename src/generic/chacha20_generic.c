@@ -52,7 +52,6 @@ void crisp_chacha20_xor_generic(uint8_t *out, const uint8_t *in, size_t len, con
   crisp_wipe(x, sizeof x);
   crisp_wipe(input, sizeof input);
   crisp_wipe(keystream, sizeof keystream);
-  crisp_scrub_stack(); /* the rounds' spills */
 }
 
 const crisp_chacha20_impl crisp_chacha20_generic_impl = {

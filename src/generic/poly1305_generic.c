@@ -14,6 +14,8 @@ typedef struct poly1305_generic_state {
 } poly1305_generic_state;
 
 _Static_assert(sizeof(poly1305_generic_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
+_Static_assert(sizeof(poly1305_generic_state) <= CRISP_POLY1305_SHORT_STATE_SIZE,
+               "a short message keeps to the head");
 
 void crisp_poly1305_init_generic(void *state, const uint8_t key[32]) {
   poly1305_generic_state *st = state;
@@ -68,7 +70,6 @@ static void blocks(poly1305_generic_state *st, const uint8_t *data, size_t nbloc
 
 void crisp_poly1305_blocks_generic(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   blocks(state, data, nblocks, hibit);
-  crisp_scrub_stack();
 }
 
 void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {

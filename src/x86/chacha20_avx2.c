@@ -20,8 +20,6 @@
 #include "x86/chacha20_x86.h"
 
 #define VECTOR __m256i
-#define CHACHA20_FRAME_BYTES 2560
-#define V_ZERO _mm256_setzero_si256()
 #define LANES 8
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define V_ADD _mm256_add_epi32

@@ -21,9 +21,6 @@
 #include "x86/chacha20_x86.h"
 
 #define VECTOR __m512i
-#define CHACHA20_FRAME_BYTES 1152
-#define CHACHA20_TWO_GROUPS_FRAME_BYTES 5632
-#define V_ZERO _mm512_setzero_si512()
 #define LANES 16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define V_ADD _mm512_add_epi32

@@ -14,8 +14,6 @@
 #include "x86/chacha20_x86.h"
 
 #define VECTOR __m128i
-#define CHACHA20_FRAME_BYTES 1280
-#define V_ZERO _mm_setzero_si128()
 #define LANES 4
 #define V_SET1(x) _mm_set1_epi32((int)(x))
 #define V_ADD _mm_add_epi32

@@ -54,14 +54,14 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
 
 void crisp_poly1305_blocks_avx2(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   crisp_poly1305_blocks_crossover(state, data, nblocks, hibit, AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS,
-                                  blocks_vector_wiped);
+                                  blocks_vector);
 }
 
-/* A state leaves the scalar code at the cold crossover, or at the warm
- * one once it has taken that many blocks. */
+/* A state counts as warm only once it has taken cold_blocks (or run the
+ * vector loop, which a cold call of that many starts): no state reaches the
+ * vector loop before cold_blocks in all. */
 static size_t vector_from_avx2(void) {
-  const size_t cold = AVX2_COLD_BLOCKS, warm = AVX2_WARM_BLOCKS;
-  return 16 * (cold < warm ? cold : warm);
+  return 16 * (size_t)AVX2_COLD_BLOCKS;
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {

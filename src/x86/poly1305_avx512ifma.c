@@ -212,24 +212,6 @@ static inline limbs44 take_accumulator(const crisp_poly1305_x86_64_state *scalar
   return h;
 }
 
-/* The frames the lane functions leave: they keep their vectors in registers
- * (AVX-512 has 32) and call no other function, so a frame holds at most a
- * few saved registers. The 1024 bytes after lanes_steps (its loop holds the
- * most vectors) and 512 after lanes_step and lanes_fold cover a compiler
- * that spills some, at a fraction of the cost of the 2048 bytes the radix
- * 2^26 loops need: the lines below the stack's usual depth are seldom in
- * the L1 cache. */
-#define STEPS_FRAME_BYTES 1024
-#define STEP_FRAME_BYTES 512
-static __attribute__((noinline)) void wipe_steps_frame(void) {
-  unsigned char frame[STEPS_FRAME_BYTES] __attribute__((aligned(64)));
-  crisp_poly1305_wipe_bytes(frame, sizeof frame);
-}
-static __attribute__((noinline)) void wipe_step_frame(void) {
-  unsigned char frame[STEP_FRAME_BYTES] __attribute__((aligned(64)));
-  crisp_poly1305_wipe_bytes(frame, sizeof frame);
-}
-
 /* Runs nblocks (at least LANES) blocks through the lanes, a step of eight
  * at a time; returns how many are left (fewer than LANES). The first step of
  * a stream takes the scalar accumulator into lane 0 of its first block. */
@@ -287,10 +269,7 @@ static __attribute__((noinline)) void lanes_fold(ifma_state *st) {
  * pending blocks through the scalar code. Blocks after it start the lanes
  * again. */
 static void lanes_end(ifma_state *st) {
-  if (st->scalar.lanes_started) {
-    lanes_fold(st);
-    wipe_step_frame();
-  }
+  if (st->scalar.lanes_started) lanes_fold(st);
   crisp_poly1305_blocks_x86_64(st, st->pending, st->scalar.pending_blocks, 1);
   st->scalar.pending_blocks = 0;
 }
@@ -306,17 +285,13 @@ static __attribute__((noinline)) void lanes_step(ifma_state *st, const uint8_t *
 
 /* Eight blocks or more through the lanes; returns how many are left (fewer
  * than LANES). A single step of a started stream runs lanes_step, anything
- * else (the powers, the start, the loop) lanes_steps; each has its frame
- * wiped after. */
+ * else (the powers, the start, the loop) lanes_steps. */
 static size_t lanes_absorb(ifma_state *st, const uint8_t *data, size_t nblocks) {
   if (nblocks < STEP_BLOCKS && st->scalar.lanes_started) {
     lanes_step(st, data);
-    wipe_step_frame();
     return nblocks - LANES;
   }
-  const size_t left = lanes_steps(st, data, nblocks);
-  wipe_steps_frame();
-  return left;
+  return lanes_steps(st, data, nblocks);
 }
 
 void crisp_poly1305_blocks_avx512ifma(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {

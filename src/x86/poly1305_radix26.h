@@ -129,9 +129,11 @@ static inline limbs26 multiply(limbs26 h, const multiplier26 *m) {
 }
 
 /* Absorbs nblocks (at least LANES) blocks; returns how many it left for the
- * scalar code (fewer than LANES). */
-static __attribute__((noinline)) size_t blocks_vector(radix26_state *st, const uint8_t *data, size_t nblocks,
+ * scalar code (fewer than LANES). A call of its own (the crossover's vector
+ * loop): its spills stay out of the frame the short calls use. */
+static __attribute__((noinline)) size_t blocks_vector(void *state, const uint8_t *data, size_t nblocks,
                                                       unsigned hibit) {
+  radix26_state *st = state;
   if (!st->scalar.powers_ready) compute_powers(st);
   crisp_poly1305_x86_64_state *scalar = &st->scalar;
   const VECTOR top = V_SET1(hibit ? 1ull << 24 : 0);
@@ -158,18 +160,6 @@ static __attribute__((noinline)) size_t blocks_vector(radix26_state *st, const u
   scalar->h[2] = (uint64_t)(t >> 64);
   poly1305_radix64_fold(scalar->h);
   return nblocks;
-}
-
-/* The implementation's blocks: the vector loop from cold_blocks up while the
- * powers of r are not computed yet, from warm_blocks up once they are; the
- * scalar code below that and for the tail. */
-/* The vector loop as the crossover calls it, with the frame wiped after:
- * the loop is a call of its own (noinline above), so its spills lie below
- * this frame, where the wipe reaches, whatever the compiler inlines. */
-static size_t blocks_vector_wiped(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
-  const size_t left = blocks_vector(state, data, nblocks, hibit);
-  crisp_poly1305_wipe_vector_frame();
-  return left;
 }
 
 #endif

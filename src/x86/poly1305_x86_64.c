@@ -17,6 +17,8 @@
 #include "util.h"
 
 _Static_assert(sizeof(crisp_poly1305_x86_64_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
+_Static_assert(sizeof(crisp_poly1305_x86_64_state) <= CRISP_POLY1305_SHORT_STATE_SIZE,
+               "the vector kernels' short messages keep to it");
 
 void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
   crisp_poly1305_x86_64_state *st = state;

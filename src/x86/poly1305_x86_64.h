@@ -76,16 +76,4 @@ static inline void crisp_poly1305_wipe_bytes(void *p, size_t bytes) {
   }
 }
 
-/* The radix 2^26 loops (poly1305_radix26.h) spill vectors of the
- * accumulator and of the powers of r to their frames (AVX2 has only 16
- * registers). Called right after a loop returns, this
- * overwrites that frame and what it called: its array lies where they were.
- * Never inlined (the array must be a frame of its own); once per blocks
- * call. */
-#define CRISP_POLY1305_VECTOR_FRAME_BYTES 2048
-static __attribute__((noinline, unused)) void crisp_poly1305_wipe_vector_frame(void) {
-  unsigned char frame[CRISP_POLY1305_VECTOR_FRAME_BYTES] __attribute__((aligned(64)));
-  crisp_poly1305_wipe_bytes(frame, sizeof frame);
-}
-
 #endif
