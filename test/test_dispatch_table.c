@@ -1,0 +1,973 @@
+/* test/test_dispatch_table.c - what crisp reports about its dispatch, for
+ * every pretended microarchitecture, CRYPTO_FORCE level, CRYPTO_OPTIONS
+ * switch, CRYPTO_IMPL pin (valid, malformed, unsupported, in both orders)
+ * and combinations of them, against expectations computed here from the
+ * documented model (crisp(3) "Implementations", crisp(1) ENVIRONMENT), not
+ * from the library: the CPU's features come from this file's own CPUID
+ * probe, the levels, implementations, table rules and switches from the
+ * tables below. Each case is checked twice: through the library's API in a
+ * forked child (the environment is read once per process) and through
+ * `crisp info --all`, run under CRISP_TEST_WRAPPER when set, so an emulated
+ * CPU sees the same features. Usage: test_dispatch_table CRISP [--current]
+ * (--current: only the environment this program was started with). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "crisp/crisp.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+extern char **environ;
+
+/* ---- the documented model --------------------------------------------- */
+
+typedef uint32_t feature_set; /* bit i: feature_names[i] */
+
+#if defined(__x86_64__)
+static const char *const feature_names[] = {"sse2",     "bmi1",     "bmi2",      "adx",
+                                            "avx",      "avx2",     "avx512f",   "avx512vl",
+                                            "avx512bw", "avx512dq", "avx512ifma"};
+static const struct {
+  const char *name, *needs; /* on top of the levels below */
+} levels[] = {{"generic", ""},
+              {"x86_64", ""},
+              {"avx2", "avx avx2"},
+              {"avx512", "avx512f avx512vl avx512bw"},
+              {"avx512ifma", "avx512ifma"}};
+#elif defined(__aarch64__)
+static const char *const feature_names[] = {"asimd"};
+static const struct {
+  const char *name, *needs;
+} levels[] = {{"generic", ""}, {"arm64", ""}, {"neon", "asimd"}};
+#else
+static const char *const feature_names[] = {""};
+static const struct { const char *name, *needs; } levels[] = {{"generic", ""}};
+#endif
+enum {
+  FEATURE_COUNT = sizeof feature_names / sizeof feature_names[0],
+  LEVEL_COUNT = sizeof levels / sizeof levels[0],
+  KERNELS = 10,
+  IMPLS_MAX = 6
+};
+
+/* Every kernel, its CRYPTO_OPTIONS switch, and its implementations best
+ * first with every feature each one executes (crisp(3), "Implementations");
+ * a build option may leave some out. */
+#define AVX512_ALL "avx avx2 avx512f avx512vl avx512bw avx512dq"
+#if defined(CRISP_NO_ASM)
+#define ASM_BUILT 0
+#else
+#define ASM_BUILT 1
+#endif
+#if defined(CRISP_NO_AVX512)
+#define AVX512_BUILT 0
+#else
+#define AVX512_BUILT 1
+#endif
+#if defined(CRISP_NO_AVX512IFMA)
+#define IFMA_BUILT 0
+#else
+#define IFMA_BUILT 1
+#endif
+
+typedef struct impl_row {
+  const char *name, *needs;
+  int built;
+} impl_row;
+
+static const struct {
+  const char *name, *option;
+  impl_row impls[IMPLS_MAX];
+} kernels[KERNELS] = {
+#if defined(__x86_64__)
+    {"md5",
+     "UseMD5Intrinsics",
+     {{"x86_64-bmi1", "bmi1", ASM_BUILT}, {"x86_64", "", ASM_BUILT}, {"avx512", AVX512_ALL, AVX512_BUILT}}},
+    {"md5_many",
+     "UseMD5Intrinsics",
+     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2 bmi1 bmi2", 1}}},
+    {"poly1305",
+     "UsePoly1305Intrinsics",
+     {{"avx512ifma", AVX512_ALL " avx512ifma", IFMA_BUILT},
+      {"avx512", AVX512_ALL, AVX512_BUILT},
+      {"avx2", "avx avx2 bmi1 bmi2", 1},
+      {"x86_64", "sse2", 1}}},
+    {"bn_mul",
+     "UseMultiplyToLenIntrinsic",
+     {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
+    {"bn_sqr", "UseSquareToLenIntrinsic", {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
+    {"bn_mul_add", "UseMulAddIntrinsic", {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
+    {"bn_mont_mul",
+     "UseMontgomeryMultiplyIntrinsic",
+     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT},
+      {"x86_64-adx", "bmi2 adx", ASM_BUILT},
+      {"x86_64", "", ASM_BUILT}}},
+    {"bn_mont_sqr",
+     "UseMontgomerySquareIntrinsic",
+     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT},
+      {"x86_64-adx", "bmi2 adx", ASM_BUILT},
+      {"x86_64", "", ASM_BUILT}}},
+    {"bn_mod_exp2",
+     "UseMontgomeryMultiplyIntrinsic",
+     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT}}},
+    {"chacha20",
+     "UseChaCha20Intrinsics",
+     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2", 1}, {"x86_64", "sse2", 1}}},
+#elif defined(__aarch64__)
+    {"md5", "UseMD5Intrinsics", {{"arm64", "", 1}}},
+    {"md5_many", "UseMD5Intrinsics", {{"neon", "asimd", 1}}},
+    {"poly1305", "UsePoly1305Intrinsics", {{"neon", "asimd", 1}, {"arm64", "", 1}}},
+    {"bn_mul", "UseMultiplyToLenIntrinsic", {{"arm64", "", 1}}},
+    {"bn_sqr", "UseSquareToLenIntrinsic", {{"arm64", "", 1}}},
+    {"bn_mul_add", "UseMulAddIntrinsic", {{"arm64", "", 1}}},
+    {"bn_mont_mul", "UseMontgomeryMultiplyIntrinsic", {{"arm64", "", 1}}},
+    {"bn_mont_sqr", "UseMontgomerySquareIntrinsic", {{"arm64", "", 1}}},
+    {"bn_mod_exp2", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
+    {"chacha20", "UseChaCha20Intrinsics", {{"neon", "asimd", 1}}},
+#else
+    {"md5", "UseMD5Intrinsics", {{NULL, NULL, 0}}},
+    {"md5_many", "UseMD5Intrinsics", {{NULL, NULL, 0}}},
+    {"poly1305", "UsePoly1305Intrinsics", {{NULL, NULL, 0}}},
+    {"bn_mul", "UseMultiplyToLenIntrinsic", {{NULL, NULL, 0}}},
+    {"bn_sqr", "UseSquareToLenIntrinsic", {{NULL, NULL, 0}}},
+    {"bn_mul_add", "UseMulAddIntrinsic", {{NULL, NULL, 0}}},
+    {"bn_mont_mul", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
+    {"bn_mont_sqr", "UseMontgomerySquareIntrinsic", {{NULL, NULL, 0}}},
+    {"bn_mod_exp2", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
+    {"chacha20", "UseChaCha20Intrinsics", {{NULL, NULL, 0}}},
+#endif
+};
+
+/* The microarchitecture names CRISP_CPU_UARCH takes, and the table's rules
+ * (README, "By microarchitecture"): a preferred implementation is chosen
+ * first when the cap and the CPU allow it; feature order skips a vetoed one. */
+static const char *const uarch_names[] = {"unknown",     "zen3",        "zen4",           "zen5",
+                                          "skylake-x",   "icelake",     "sapphirerapids", "neoverse-n1",
+                                          "neoverse-v1", "neoverse-v2", "apple"};
+enum { UARCH_COUNT = sizeof uarch_names / sizeof uarch_names[0] };
+static const struct {
+  const char *uarch, *kernel, *impl;
+  int prefer;
+} rules[] = {
+#if defined(__x86_64__)
+    {"zen4", "md5", "avx512", 0},
+    {"zen5", "md5", "avx512", 0},
+    {"icelake", "md5", "avx512", 1},
+    {"sapphirerapids", "md5", "avx512", 1},
+#endif
+    {"", "", "", 0},
+};
+
+static feature_set parse_features(const char *list) {
+  feature_set set = 0;
+  while (*list) {
+    list += strspn(list, " ");
+    const size_t len = strcspn(list, " ");
+    for (int i = 0; i < FEATURE_COUNT; i++)
+      if (len && strlen(feature_names[i]) == len && strncmp(list, feature_names[i], len) == 0) set |= 1u << i;
+    list += len;
+  }
+  return set;
+}
+
+/* CRISP_CPU_DISABLE's names: commas or white space, any case. */
+static feature_set parse_disabled(const char *list) {
+  feature_set set = 0;
+  while (list && *list) {
+    list += strspn(list, ", \t\n");
+    const size_t len = strcspn(list, ", \t\n");
+    for (int i = 0; i < FEATURE_COUNT; i++)
+      if (len && strlen(feature_names[i]) == len && strncasecmp(list, feature_names[i], len) == 0)
+        set |= 1u << i;
+    list += len;
+  }
+  return set;
+}
+
+static void feature_list(feature_set set, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int i = 0; i < FEATURE_COUNT && used < size; i++)
+    if (set >> i & 1)
+      used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", feature_names[i]);
+}
+
+/* What this CPU has, asked directly: AVX and AVX-512 count only when the OS
+ * saves their registers (XCR0). */
+static feature_set probe_independently(void) {
+  feature_set set = 0;
+#if defined(__x86_64__)
+  unsigned a, b, c, d, b7 = 0, max = __get_cpuid_max(0, NULL);
+  __cpuid(1, a, b, c, d);
+  const int sse2 = d >> 26 & 1, osxsave = c >> 27 & 1, avx = c >> 28 & 1;
+  unsigned long long xcr0 = 0;
+  if (osxsave) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    xcr0 = (unsigned long long)hi << 32 | lo;
+  }
+  const int os_avx = (xcr0 & 6) == 6, os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+  if (max >= 7) __cpuid_count(7, 0, a, b7, c, d);
+  const int bits[FEATURE_COUNT] = {sse2,
+                                   b7 >> 3 & 1,
+                                   b7 >> 8 & 1,
+                                   b7 >> 19 & 1,
+                                   avx && os_avx,
+                                   (b7 >> 5 & 1) && os_avx,
+                                   (b7 >> 16 & 1) && os_avx512,
+                                   (b7 >> 31 & 1) && os_avx512,
+                                   (b7 >> 30 & 1) && os_avx512,
+                                   (b7 >> 17 & 1) && os_avx512,
+                                   (b7 >> 21 & 1) && os_avx512};
+  for (int i = 0; i < FEATURE_COUNT; i++) set |= (feature_set)(bits[i] ? 1u : 0u) << i;
+#elif defined(__aarch64__)
+  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) set |= 1;
+#endif
+  return set;
+}
+
+/* "AuthenticAMD family 0x1a model 0x02": vendor, display family and model. */
+static void probe_identity(char *out, size_t size) {
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  char vendor[13] = "";
+  __cpuid(0, a, b, c, d);
+  memcpy(vendor, &b, 4), memcpy(vendor + 4, &d, 4), memcpy(vendor + 8, &c, 4);
+  __cpuid(1, a, b, c, d);
+  unsigned family = a >> 8 & 0xf, model = a >> 4 & 0xf;
+  if (family == 0xf) family += a >> 20 & 0xff;
+  if (family == 0x6 || family >= 0xf) model |= (a >> 16 & 0xf) << 4;
+  snprintf(out, size, "%s family 0x%x model 0x%02x", vendor[0] ? vendor : "unknown", family, model);
+#else
+  snprintf(out, size, "?");
+#endif
+}
+
+static feature_set level_needs(int level) {
+  feature_set set = 0;
+  for (int i = 0; i <= level; i++) set |= parse_features(levels[i].needs);
+  return set;
+}
+
+static int level_of(const char *name, int ignore_case) {
+  for (int i = 0; i < LEVEL_COUNT; i++)
+    if ((ignore_case ? strcasecmp : strcmp)(levels[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int impl_level(const char *impl) {
+  char level[32];
+  snprintf(level, sizeof level, "%.*s", (int)strcspn(impl, "-"), impl);
+  return level_of(level, 0);
+}
+
+/* Implementation i of kernel k as built, counting the generic one last;
+ * NULL past the end. */
+static const impl_row generic_row = {"generic", "", 1};
+static const impl_row *impl_at(int k, int i) {
+  for (int j = 0; j < IMPLS_MAX && kernels[k].impls[j].name; j++)
+    if (kernels[k].impls[j].built && i-- == 0) return &kernels[k].impls[j];
+  return i == 0 ? &generic_row : NULL;
+}
+
+static int find_kernel(const char *name, size_t len) {
+  for (int k = 0; k < KERNELS; k++)
+    if (strlen(kernels[k].name) == len && strncasecmp(kernels[k].name, name, len) == 0) return k;
+  return -1;
+}
+
+static const impl_row *find_impl(int k, const char *name) {
+  for (int i = 0; impl_at(k, i); i++)
+    if (strcasecmp(impl_at(k, i)->name, name) == 0) return impl_at(k, i);
+  return NULL;
+}
+
+/* ---- what one environment must give ------------------------------------ */
+
+typedef struct environment {
+  const char *force, *options, *impl, *disable, *uarch; /* NULL: unset */
+} environment;
+
+typedef struct report {
+  int status; /* crisp_env_status(); for crisp info, from its exit and last line */
+  int force_lines, options_lines, impl_lines, other_lines; /* stderr lines by kind */
+  char features[256], uarch[256], levels[128], level[32], level_reason[320];
+  char impl[KERNELS][32], reason[KERNELS][400];
+  int listed[KERNELS];
+  char list_name[KERNELS][IMPLS_MAX + 1][32];
+  int list_supported[KERNELS][IMPLS_MAX + 1];
+  int list_in_use[KERNELS][IMPLS_MAX + 1]; /* -1: the API has no such mark */
+} report;
+
+/* The CPU as probed here, and the microarchitecture crisp identified
+ * without CRISP_CPU_UARCH (its identification has its own test). */
+static feature_set cpu_features;
+static char cpu_identity[128], identified_uarch[32], identified_line[256];
+
+static int allowed(const impl_row *impl, int cap, feature_set have) {
+  return impl_level(impl->name) <= cap && (parse_features(impl->needs) & ~have) == 0;
+}
+
+static const char *effective_uarch(const environment *env) {
+  if (env->uarch)
+    for (int u = 0; u < UARCH_COUNT; u++)
+      if (strcasecmp(env->uarch, uarch_names[u]) == 0) return uarch_names[u];
+  return identified_uarch;
+}
+
+/* The table's choice for kernel k, or feature order; *why gets the reason. */
+static const impl_row *table_choice(int k, const char *uarch, int cap, feature_set have, char *why,
+                                    size_t size) {
+  for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+    if (!rules[r].prefer || strcmp(rules[r].uarch, uarch) || strcmp(rules[r].kernel, kernels[k].name))
+      continue;
+    const impl_row *impl = find_impl(k, rules[r].impl);
+    if (impl && allowed(impl, cap, have)) {
+      snprintf(why, size, "table, %s prefers %s: ", uarch, impl->name);
+      return impl;
+    }
+  }
+  const char *skipped = NULL;
+  for (int i = 0; impl_at(k, i); i++) {
+    const impl_row *impl = impl_at(k, i);
+    if (!allowed(impl, cap, have)) continue;
+    int vetoed = 0;
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++)
+      vetoed |= !rules[r].prefer && !strcmp(rules[r].uarch, uarch) &&
+                !strcmp(rules[r].kernel, kernels[k].name) && !strcmp(rules[r].impl, impl->name);
+    if (vetoed && strcmp(impl->name, "generic") != 0) {
+      if (!skipped) skipped = impl->name;
+      continue;
+    }
+    if (skipped)
+      snprintf(why, size, "table, %s vetoes, so feature order skips %s: ", uarch, skipped);
+    else
+      snprintf(why, size, "feature order: the first this CPU runs at or below %s", levels[cap].name);
+    return impl;
+  }
+  return &generic_row;
+}
+
+/* Tokens of a variable: separated by commas, spaces or newlines. */
+static int next_token(const char **p, char *token, size_t size) {
+  *p += strspn(*p, ", \t\r\n");
+  const size_t len = strcspn(*p, ", \t\r\n");
+  if (!len) return 0;
+  snprintf(token, size, "%.*s", (int)(len < size - 1 ? len : size - 1), *p);
+  *p += len;
+  return 1;
+}
+
+/* A variable's value as crisp's lines show it: printable ASCII, anything
+ * else as '?', at most 48 characters and then "...". */
+static void shown(const char *value, char *out, size_t size) {
+  size_t n = 0;
+  for (; *value && n + 4 < size && n < 48; value++)
+    out[n++] = (*value >= 0x20 && *value < 0x7f) ? *value : '?';
+  if (*value) out[n++] = '.', out[n++] = '.', out[n++] = '.';
+  out[n] = '\0';
+}
+
+static void expect(const environment *env, report *want) {
+  memset(want, 0, sizeof *want);
+  const feature_set have = cpu_features & ~parse_disabled(env->disable);
+  feature_list(have, want->features, sizeof want->features);
+  int invalid = 0, unsupported = 0, best = 0;
+  for (int i = 0; i < LEVEL_COUNT; i++)
+    if (!(level_needs(i) & ~have)) best = i;
+  /* CRYPTO_FORCE: empty means unset. */
+  int cap = best;
+  snprintf(want->level_reason, sizeof want->level_reason, "default");
+  if (env->force && *env->force) {
+    const int forced = level_of(env->force, 1);
+    char force[64];
+    shown(env->force, force, sizeof force);
+    want->force_lines = 1;
+    if (forced < 0) {
+      invalid = 1;
+      snprintf(want->level_reason, sizeof want->level_reason, "default: CRYPTO_FORCE=%s is not a level",
+               force);
+    } else if (level_needs(forced) & ~have) {
+      unsupported = 1;
+      char missing[160];
+      feature_list(level_needs(forced) & ~have, missing, sizeof missing);
+      snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s, but this CPU lacks %s", force,
+               missing);
+    } else {
+      cap = forced;
+      want->force_lines = 0;
+      snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s", levels[cap].name);
+    }
+  }
+  snprintf(want->level, sizeof want->level, "%s", levels[cap].name);
+  /* CRYPTO_OPTIONS: in order, the last switch for a kernel wins. */
+  int generic[KERNELS] = {0}, any_generic = 0;
+  char token[128];
+  for (const char *p = env->options ? env->options : ""; next_token(&p, token, sizeof token);) {
+    int known = 0;
+    for (int k = 0; k < KERNELS; k++)
+      if ((token[0] == '-' || token[0] == '+') && strcasecmp(token + 1, kernels[k].option) == 0)
+        generic[k] = token[0] == '-', known = 1;
+    if (!known) invalid = 1, want->options_lines = 1;
+  }
+  for (int k = 0; k < KERNELS; k++) any_generic |= generic[k];
+  if (any_generic)
+    strncat(want->level_reason, "; CRYPTO_OPTIONS sends some kernels to generic",
+            sizeof want->level_reason - strlen(want->level_reason) - 1);
+  /* CRYPTO_IMPL: each entry alone; a refused one changes nothing. */
+  const impl_row *pinned[KERNELS] = {0};
+  for (const char *p = env->impl ? env->impl : ""; next_token(&p, token, sizeof token);) {
+    const char *colon = strchr(token, ':');
+    const int k = colon ? find_kernel(token, (size_t)(colon - token)) : -1;
+    const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
+    if (!impl)
+      invalid = 1, want->impl_lines = 1;
+    else if (parse_features(impl->needs) & ~have)
+      unsupported = 1, want->impl_lines = 1;
+    else
+      pinned[k] = impl;
+  }
+  /* A malformed request wins over an unsupported one, whatever the order. */
+  want->status = invalid ? CRISP_E_INVALID : unsupported ? CRISP_E_UNSUPPORTED : CRISP_OK;
+  /* The uarch line. */
+  const char *uarch = effective_uarch(env);
+  if (uarch != identified_uarch)
+    snprintf(want->uarch, sizeof want->uarch, "%s (CRISP_CPU_UARCH; the CPU is %s)", uarch, cpu_identity);
+  else
+    snprintf(want->uarch, sizeof want->uarch, "%s", identified_line);
+  for (int i = 0; i < LEVEL_COUNT; i++)
+    snprintf(want->levels + strlen(want->levels), sizeof want->levels - strlen(want->levels), "%s%s",
+             i ? " " : "", levels[i].name);
+  /* Per kernel: CRYPTO_IMPL, CRYPTO_OPTIONS, the table within the cap, feature order. */
+  for (int k = 0; k < KERNELS; k++) {
+    const impl_row *impl;
+    if (pinned[k]) {
+      impl = pinned[k];
+      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_IMPL=%s:%s", kernels[k].name, impl->name);
+    } else if (generic[k]) {
+      impl = &generic_row;
+      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_OPTIONS=-%s", kernels[k].option);
+    } else {
+      impl = table_choice(k, uarch, cap, have, want->reason[k], sizeof want->reason[k]);
+    }
+    snprintf(want->impl[k], sizeof want->impl[k], "%s", impl->name);
+    for (int i = 0; impl_at(k, i); i++) {
+      snprintf(want->list_name[k][i], sizeof want->list_name[k][i], "%s", impl_at(k, i)->name);
+      want->list_supported[k][i] = !(parse_features(impl_at(k, i)->needs) & ~have);
+      want->list_in_use[k][i] = impl_at(k, i) == impl;
+      want->listed[k] = i + 1;
+    }
+  }
+}
+
+/* ---- what crisp says ---------------------------------------------------- */
+
+static void set_or_unset(const char *name, const char *value) {
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+}
+
+static void apply(const environment *env) {
+  set_or_unset("CRYPTO_FORCE", env->force);
+  set_or_unset("CRYPTO_OPTIONS", env->options);
+  set_or_unset("CRYPTO_IMPL", env->impl);
+  set_or_unset("CRISP_CPU_DISABLE", env->disable);
+  set_or_unset("CRISP_CPU_UARCH", env->uarch);
+}
+
+/* Sorts one stderr line; lines from an emulator are not ours. */
+static void count_line(const char *line, report *got, int from_info) {
+  if (!strncmp(line, "qemu-", 5) || !*line) return;
+  if (!strncmp(line, "crisp: CRYPTO_FORCE=", 20))
+    got->force_lines++;
+  else if (!strncmp(line, "crisp: CRYPTO_OPTIONS:", 22))
+    got->options_lines++;
+  else if (!strncmp(line, "crisp: CRYPTO_IMPL:", 19))
+    got->impl_lines++;
+  else if (from_info &&
+           !strncmp(line, "crisp info: the environment's dispatch request was not honoured", 63)) {
+    const char *colon = strrchr(line, ':');
+    got->status = !strcmp(colon + 2, crisp_strerror(CRISP_E_INVALID))       ? CRISP_E_INVALID
+                  : !strcmp(colon + 2, crisp_strerror(CRISP_E_UNSUPPORTED)) ? CRISP_E_UNSUPPORTED
+                                                                            : 99;
+  } else
+    got->other_lines++;
+}
+
+static void count_lines(char *text, report *got, int from_info) {
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) count_line(line, got, from_info);
+}
+
+static size_t read_all(int fd, char *buf, size_t size) {
+  size_t used = 0;
+  for (;;) {
+    const ssize_t n = read(fd, buf + used, size - 1 - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    used += (size_t)n;
+    if (used == size - 1) break;
+  }
+  buf[used] = '\0';
+  return used;
+}
+
+/* The API in a forked child, sent back through a pipe. */
+static int report_from_api(const environment *env, report *got) {
+  int channel[2];
+  if (pipe(channel)) return 0;
+  fflush(stdout), fflush(stderr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(channel[0]);
+    apply(env);
+    static report r;
+    memset(&r, 0, sizeof r);
+    FILE *capture = tmpfile();
+    const int saved = dup(2);
+    if (!capture || saved < 0) _exit(2);
+    dup2(fileno(capture), 2);
+    r.status = crisp_env_status(); /* the first call: the environment is read now */
+    dup2(saved, 2);
+    char err[8192];
+    const ssize_t n = pread(fileno(capture), err, sizeof err - 1, 0);
+    err[n > 0 ? n : 0] = '\0';
+    count_lines(err, &r, 0);
+    snprintf(r.features, sizeof r.features, "%s", crisp_cpu_features());
+    snprintf(r.uarch, sizeof r.uarch, "%s", crisp_cpu_uarch());
+    snprintf(r.levels, sizeof r.levels, "%s", crisp_levels());
+    snprintf(r.level, sizeof r.level, "%s", crisp_level());
+    snprintf(r.level_reason, sizeof r.level_reason, "%s", crisp_dispatch_reason());
+    for (int k = 0; k < KERNELS; k++) {
+      snprintf(r.impl[k], sizeof r.impl[k], "%s", crisp_impl_name((crisp_kernel)k));
+      snprintf(r.reason[k], sizeof r.reason[k], "%s", crisp_impl_reason((crisp_kernel)k));
+      r.listed[k] = (int)crisp_impl_count((crisp_kernel)k);
+      for (int i = 0; i < r.listed[k] && i <= IMPLS_MAX; i++) {
+        snprintf(r.list_name[k][i], sizeof r.list_name[k][i], "%s",
+                 crisp_impl_name_at((crisp_kernel)k, (size_t)i));
+        r.list_supported[k][i] = crisp_impl_supported_at((crisp_kernel)k, (size_t)i);
+        r.list_in_use[k][i] = -1;
+      }
+    }
+    const char *bytes = (const char *)&r;
+    for (size_t done = 0; done < sizeof r;) {
+      const ssize_t n2 = write(channel[1], bytes + done, sizeof r - done);
+      if (n2 <= 0) _exit(3);
+      done += (size_t)n2;
+    }
+    _exit(0);
+  }
+  close(channel[1]);
+  if (pid < 0) return close(channel[0]), 0;
+  size_t done = 0;
+  char *bytes = (char *)got;
+  for (;;) {
+    const ssize_t n = read(channel[0], bytes + done, sizeof *got - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  close(channel[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return done == sizeof *got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static const char *crisp_program;
+
+/* `crisp info --all` under the wrapper, stdout and stderr into files. */
+static int report_from_info(const environment *env, report *got) {
+  memset(got, 0, sizeof *got);
+  char *argv[16];
+  int argc = 0;
+  char wrapper[256] = "";
+  const char *w = getenv("CRISP_TEST_WRAPPER");
+  if (!w || !*w) w = getenv("MESON_EXE_WRAPPER");
+  snprintf(wrapper, sizeof wrapper, "%s", w ? w : "");
+  for (char *word = strtok(wrapper, " "); word && argc < 10; word = strtok(NULL, " ")) argv[argc++] = word;
+  argv[argc++] = (char *)crisp_program;
+  argv[argc++] = "info";
+  argv[argc++] = "--all";
+  argv[argc] = NULL;
+  FILE *out = tmpfile(), *err = tmpfile();
+  if (!out || !err) return 0;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fileno(out), 1);
+  posix_spawn_file_actions_adddup2(&actions, fileno(err), 2);
+  apply(env);
+  pid_t pid;
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+  apply(&(environment){0});
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return fclose(out), fclose(err), 0;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  static char text[65536];
+  lseek(fileno(err), 0, SEEK_SET);
+  read_all(fileno(err), text, sizeof text);
+  count_lines(text, got, 1);
+  lseek(fileno(out), 0, SEEK_SET);
+  read_all(fileno(out), text, sizeof text);
+  fclose(out), fclose(err);
+  const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  if (exit_status == 0)
+    got->status = got->status ? 98 : CRISP_OK;
+  else if (exit_status != 2 || !got->status)
+    got->status = 97; /* exit 2 comes with its line */
+  int k = -1;
+  for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+    char name[64], rest[400] = "";
+    if (sscanf(line, "cpu: %399[^\n]", rest) == 1) continue;
+    if (sscanf(line, "uarch: %255[^\n]", got->uarch) == 1) continue;
+    if (!strncmp(line, "features:", 9)) {
+      snprintf(got->features, sizeof got->features, "%s", line[9] ? line + 10 : "");
+      continue;
+    }
+    if (sscanf(line, "levels: %127[^\n]", got->levels) == 1) continue;
+    if (sscanf(line, "level: %31s (%319[^\n]", got->level, got->level_reason) == 2) {
+      size_t len = strlen(got->level_reason);
+      if (len && got->level_reason[len - 1] == ')') got->level_reason[len - 1] = '\0';
+      continue;
+    }
+    if (sscanf(line, "    why: %399[^\n]", rest) == 1 && k >= 0) {
+      snprintf(got->reason[k], sizeof got->reason[k], "%s", rest);
+      continue;
+    }
+    if (!strncmp(line, "  ", 2) && k >= 0 && got->listed[k] <= IMPLS_MAX) {
+      char impl[32], mark[64] = "";
+      if (sscanf(line, " %31s %63[^\n]", impl, mark) < 1) continue;
+      const int i = got->listed[k]++;
+      snprintf(got->list_name[k][i], sizeof got->list_name[k][i], "%s", impl);
+      got->list_supported[k][i] = !strncmp(mark, "supported", 9);
+      got->list_in_use[k][i] = strstr(mark, ", in use") != NULL;
+      continue;
+    }
+    if (sscanf(line, "%63[a-z0-9_]: %399[^\n]", name, rest) == 2) {
+      k = find_kernel(name, strlen(name));
+      if (k >= 0) snprintf(got->impl[k], sizeof got->impl[k], "%.31s", rest);
+    }
+  }
+  return 1;
+}
+
+/* ---- comparing ---------------------------------------------------------- */
+
+static int failures, checks;
+
+static void describe(const environment *env, char *out, size_t size) {
+  snprintf(out, size,
+           "CRYPTO_FORCE=%.40s CRYPTO_OPTIONS=%.80s CRYPTO_IMPL=%.80s CRISP_CPU_DISABLE=%.100s "
+           "CRISP_CPU_UARCH=%.40s",
+           env->force ? env->force : "(unset)", env->options ? env->options : "(unset)",
+           env->impl ? env->impl : "(unset)", env->disable ? env->disable : "(unset)",
+           env->uarch ? env->uarch : "(unset)");
+}
+
+#define SAME_TEXT(field, what)                                                         \
+  do {                                                                                 \
+    if (strcmp(got->field, want->field)) {                                             \
+      printf("  %s: %s '%s', expected '%s'\n", source, what, got->field, want->field); \
+      bad++;                                                                           \
+    }                                                                                  \
+  } while (0)
+#define SAME_INT(field, what)                                                      \
+  do {                                                                             \
+    if (got->field != want->field) {                                               \
+      printf("  %s: %s %d, expected %d\n", source, what, got->field, want->field); \
+      bad++;                                                                       \
+    }                                                                              \
+  } while (0)
+
+static int compare(const char *source, const report *got, const report *want) {
+  int bad = 0;
+  SAME_INT(status, "status");
+  SAME_INT(force_lines, "CRYPTO_FORCE stderr lines");
+  SAME_INT(options_lines, "CRYPTO_OPTIONS stderr lines");
+  SAME_INT(impl_lines, "CRYPTO_IMPL stderr lines");
+  SAME_INT(other_lines, "other stderr lines");
+  SAME_TEXT(features, "features");
+  SAME_TEXT(uarch, "uarch");
+  SAME_TEXT(levels, "levels");
+  SAME_TEXT(level, "level");
+  SAME_TEXT(level_reason, "level reason");
+  for (int k = 0; k < KERNELS; k++) {
+    char what[96];
+    snprintf(what, sizeof what, "%s implementation", kernels[k].name);
+    SAME_TEXT(impl[k], what);
+    /* A table reason ends with its evidence, which is not part of the model. */
+    const size_t len =
+        strncmp(want->reason[k], "table, ", 7) ? strlen(want->reason[k]) + 1 : strlen(want->reason[k]);
+    if (strncmp(got->reason[k], want->reason[k], len)) {
+      printf("  %s: %s why '%.160s', expected '%s'%s\n", source, kernels[k].name, got->reason[k],
+             want->reason[k], len > strlen(want->reason[k]) ? "" : "...");
+      bad++;
+    }
+    snprintf(what, sizeof what, "%s implementation count", kernels[k].name);
+    SAME_INT(listed[k], what);
+    for (int i = 0; i < want->listed[k] && i < got->listed[k]; i++) {
+      snprintf(what, sizeof what, "%s implementation %d", kernels[k].name, i);
+      SAME_TEXT(list_name[k][i], what);
+      snprintf(what, sizeof what, "%s %s supported", kernels[k].name, want->list_name[k][i]);
+      SAME_INT(list_supported[k][i], what);
+      if (got->list_in_use[k][i] >= 0) {
+        snprintf(what, sizeof what, "%s %s in use", kernels[k].name, want->list_name[k][i]);
+        SAME_INT(list_in_use[k][i], what);
+      }
+    }
+  }
+  return bad;
+}
+
+static void check(const environment *env) {
+  static report want, got;
+  char label[640];
+  describe(env, label, sizeof label);
+  expect(env, &want);
+  int bad = 0;
+  if (!report_from_api(env, &got)) {
+    printf("  api: the child failed\n");
+    bad++;
+  } else {
+    bad += compare("api", &got, &want);
+  }
+  if (!report_from_info(env, &got)) {
+    printf("  crisp info: could not run %s\n", crisp_program);
+    bad++;
+  } else {
+    bad += compare("crisp info", &got, &want);
+  }
+  checks++;
+  if (bad) {
+    printf("FAIL with %s (%d differences above)\n", label, bad);
+    failures++;
+  }
+}
+
+/* ---- the cases ---------------------------------------------------------- */
+
+/* A deterministic generator for the combinations. */
+static uint64_t seed = 0x2400d15a7c4ull;
+static unsigned pick(unsigned n) {
+  seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+  return (unsigned)(seed % n);
+}
+
+static const char *const garbage_uarch[] = {"",          "zen",          "zen4 ",   "ZEN9",
+                                            "skylake_x", "unknown,zen4", "\xff\xfe"};
+static const char *const bad_levels[] = {"avx3", "avx2 ", "generic,avx2", "x86-64", "\x1b[2J"};
+static const char *const malformed_pins[] = {
+    "md5",          "md5:",         ":generic",       "nosuch:generic",     "md5:nosuch",
+    "md5 :generic", "md5:generic:", "poly1305:avx2x", "md5_many:x86_64-adx"};
+
+/* An implementation of some kernel that the CPU (with disable applied)
+ * cannot run, as "kernel:impl" in out; 0 when it runs all. */
+static int unsupported_pin(feature_set have, unsigned which, char *out, size_t size) {
+  unsigned seen = 0;
+  for (int k = 0; k < KERNELS; k++)
+    for (int i = 0; impl_at(k, i); i++)
+      if ((parse_features(impl_at(k, i)->needs) & ~have) && seen++ == which) {
+        snprintf(out, size, "%s:%s", kernels[k].name, impl_at(k, i)->name);
+        return 1;
+      }
+  return 0;
+}
+
+static void upper(char *s) {
+  for (; *s; s++)
+    if (*s >= 'a' && *s <= 'z') *s = (char)(*s - 32);
+}
+
+/* Every feature hidden: only the portable levels are left, so above them
+ * everything is unsupported on any CPU. */
+static char hide_all[256];
+
+static void sweep(void) {
+  static char buf[64][256];
+  int b = 0;
+  /* Microarchitectures, pretended or garbage, alone and upper-cased. */
+  check(&(environment){0});
+  for (int u = 0; u < UARCH_COUNT; u++) {
+    check(&(environment){.uarch = uarch_names[u]});
+    snprintf(buf[b], sizeof buf[b], "%s", uarch_names[u]), upper(buf[b]);
+    check(&(environment){.uarch = buf[b++]});
+  }
+  for (size_t g = 0; g < sizeof garbage_uarch / sizeof garbage_uarch[0]; g++)
+    check(&(environment){.uarch = garbage_uarch[g]});
+  /* Every level, bad level names and the empty value, with and without a
+   * core whose table prefers a vector implementation, and on a CPU with
+   * every feature hidden (the levels it lacks). */
+  for (int l = 0; l < LEVEL_COUNT; l++) {
+    check(&(environment){.force = levels[l].name});
+    check(&(environment){.force = levels[l].name, .uarch = "icelake"});
+    check(&(environment){.force = levels[l].name, .uarch = "unknown", .disable = hide_all});
+    snprintf(buf[b], sizeof buf[b], "%s", levels[l].name), upper(buf[b]);
+    check(&(environment){.force = buf[b++], .uarch = "zen4"});
+  }
+  check(&(environment){.force = ""});
+  for (size_t i = 0; i < sizeof bad_levels / sizeof bad_levels[0]; i++)
+    check(&(environment){.force = bad_levels[i], .uarch = i & 1 ? "sapphirerapids" : NULL});
+  /* Every switch off, on, off then on, on then off, lower-cased, and with
+   * the table's core, which a switch overrides. */
+  for (int k = 0; k < KERNELS; k++) {
+    int shared = 0; /* a switch named with an earlier kernel */
+    for (int j = 0; j < k; j++) shared |= !strcmp(kernels[k].option, kernels[j].option);
+    if (shared) continue;
+    char *minus = buf[b++], *mixed = buf[b++];
+    snprintf(minus, 256, "-%s", kernels[k].option);
+    check(&(environment){.options = minus});
+    check(&(environment){.options = minus, .uarch = "icelake"});
+    check(&(environment){.options = minus + 1}); /* no sign: unknown */
+    snprintf(mixed, 256, "-%s,+%s", kernels[k].option, kernels[k].option);
+    check(&(environment){.options = mixed});
+    snprintf(mixed = buf[b++], 256, "+%s -%s", kernels[k].option, kernels[k].option);
+    upper(mixed + 1);
+    check(&(environment){.options = mixed});
+  }
+  check(&(environment){.options = ""});
+  check(&(environment){.options = "-UseMD5Intrinsics,-UseNoSuchIntrinsic,+UsePoly1305Intrinsics"});
+  check(&(environment){.options = "-UseMD5IntrinsicsX"});
+  /* Pins: every implementation of every kernel (those this CPU lacks are
+   * refused as unsupported), and with every feature hidden. */
+  for (int k = 0; k < KERNELS; k++)
+    for (int i = 0; impl_at(k, i); i++) {
+      char pin[80];
+      snprintf(pin, sizeof pin, "%s:%s", kernels[k].name, impl_at(k, i)->name);
+      char *copy = buf[b % 64];
+      b++;
+      snprintf(copy, 256, "%s", pin);
+      check(&(environment){.impl = copy});
+      check(&(environment){.impl = copy, .disable = hide_all, .force = "generic"});
+      if (i == 0) {
+        upper(copy);
+        check(&(environment){.impl = copy, .uarch = "icelake"});
+      }
+    }
+  b = b % 64;
+  for (size_t m = 0; m < sizeof malformed_pins / sizeof malformed_pins[0]; m++)
+    check(&(environment){.impl = malformed_pins[m]});
+  /* Malformed and unsupported together, both orders, in one variable and
+   * across variables: the malformed one decides the status. */
+  char unsupported[80];
+  for (unsigned which = 0;
+       unsupported_pin(cpu_features & ~parse_disabled(hide_all), which, unsupported, sizeof unsupported) &&
+       which < 3;
+       which++) {
+    for (size_t m = 0; m < 3; m++) {
+      char *forward = buf[b++ % 64], *backward = buf[b++ % 64];
+      snprintf(forward, 256, "%s,%s", malformed_pins[m * 3 + 1], unsupported);
+      snprintf(backward, 256, "%s %s", unsupported, malformed_pins[m * 3 + 1]);
+      check(&(environment){.impl = forward, .disable = hide_all});
+      check(&(environment){.impl = backward, .disable = hide_all});
+    }
+    char *pin = buf[b++ % 64];
+    snprintf(pin, 256, "%s", unsupported);
+    check(&(environment){.impl = pin, .disable = hide_all, .force = "avx3"});
+    check(&(environment){.impl = pin, .disable = hide_all, .options = "-UseNothing"});
+    check(&(environment){.impl = "md5:nosuch", .disable = hide_all, .force = levels[LEVEL_COUNT - 1].name});
+    check(&(environment){.impl = pin, .disable = hide_all, .force = levels[LEVEL_COUNT - 1].name});
+  }
+  /* A pin wins over a switch and the cap; the last accepted pin of a kernel
+   * holds, a refused one after it changes nothing. */
+  check(&(environment){.impl = "md5:generic,md5:nosuch", .options = "+UseMD5Intrinsics"});
+  check(&(environment){.impl = "md5:nosuch md5:generic"});
+  check(&(environment){.impl = "poly1305:generic poly1305:x86_64", .force = "generic"});
+}
+
+/* Random combinations of every dimension (fixed seed). */
+static void combinations(int count) {
+  static char options[64][256], pins[64][256];
+  for (int c = 0; c < count; c++) {
+    environment env = {0};
+    if (pick(3)) env.uarch = pick(5) ? uarch_names[pick(UARCH_COUNT)] : garbage_uarch[pick(7)];
+    if (pick(2)) env.force = pick(5) ? levels[pick(LEVEL_COUNT)].name : bad_levels[pick(5)];
+    if (pick(3) == 0) env.disable = pick(2) ? hide_all : feature_names[pick(FEATURE_COUNT)];
+    char *o = options[c % 64], *p = pins[c % 64];
+    o[0] = p[0] = '\0';
+    for (int n = (int)pick(4); n > 0; n--) {
+      const char *sign = pick(8) ? (pick(2) ? "-" : "+") : "";
+      snprintf(o + strlen(o), 256 - strlen(o), "%s%s%s", *o ? "," : "", sign, kernels[pick(KERNELS)].option);
+    }
+    if (*o || pick(2)) env.options = o;
+    for (int n = (int)pick(4); n > 0; n--) {
+      const int k = (int)pick(KERNELS);
+      int count_impls = 0;
+      while (impl_at(k, count_impls)) count_impls++;
+      if (pick(6) == 0)
+        snprintf(p + strlen(p), 256 - strlen(p), "%s%s", *p ? " " : "", malformed_pins[pick(9)]);
+      else
+        snprintf(p + strlen(p), 256 - strlen(p), "%s%s:%s", *p ? "," : "", kernels[k].name,
+                 impl_at(k, (int)pick((unsigned)count_impls))->name);
+    }
+    if (*p) env.impl = p;
+    check(&env);
+  }
+}
+
+/* The identified microarchitecture: crisp's own line without the variable. */
+static int identify(void) {
+  static report got;
+  if (!report_from_api(&(environment){0}, &got)) return 0;
+  snprintf(identified_line, sizeof identified_line, "%s", got.uarch);
+  snprintf(identified_uarch, sizeof identified_uarch, "%.*s", (int)strcspn(got.uarch, " "), got.uarch);
+  for (int u = 0; u < UARCH_COUNT; u++)
+    if (!strcmp(identified_uarch, uarch_names[u])) return 1;
+  printf("crisp identified '%s', not a documented name\n", got.uarch);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_dispatch_table CRISP [--current]\n");
+    return 2;
+  }
+  crisp_program = argv[1];
+  const int current = argc > 2 && !strcmp(argv[2], "--current");
+  /* The environment of this process, kept for --current before any case
+   * changes it. */
+  environment started = {getenv("CRYPTO_FORCE"), getenv("CRYPTO_OPTIONS"), getenv("CRYPTO_IMPL"),
+                         getenv("CRISP_CPU_DISABLE"), getenv("CRISP_CPU_UARCH")};
+  static char saved[5][8192];
+  const char **fields[5] = {&started.force, &started.options, &started.impl, &started.disable,
+                            &started.uarch};
+  for (int i = 0; i < 5; i++)
+    if (*fields[i]) snprintf(saved[i], sizeof saved[i], "%s", *fields[i]), *fields[i] = saved[i];
+  cpu_features = probe_independently();
+  probe_identity(cpu_identity, sizeof cpu_identity);
+  for (int i = 0, used = 0; i < FEATURE_COUNT; i++)
+    used += snprintf(hide_all + used, sizeof hide_all - (size_t)used, "%s%s", i ? "," : "", feature_names[i]);
+  char have[256];
+  feature_list(cpu_features, have, sizeof have);
+  printf("# this CPU, probed by the test: %s (%s)\n", have, cpu_identity);
+  apply(&(environment){0});
+  if (!identify()) return 1;
+  if (!strcmp(cpu_identity, "?")) /* no independent probe here: the parenthesised part crisp printed */
+    snprintf(cpu_identity, sizeof cpu_identity, "%.*s",
+             (int)(strlen(identified_line) - strlen(identified_uarch) - 3),
+             identified_line + strlen(identified_uarch) + 2);
+  if (current) {
+    check(&started);
+  } else {
+    sweep();
+    const char *scale = getenv("CRISP_TEST_SCALE");
+    const double factor = scale && *scale ? atof(scale) : 1.0;
+    combinations((int)(200 * (factor > 0 ? factor : 1.0)));
+  }
+  printf("%d environments, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}
