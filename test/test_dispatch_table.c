@@ -2,7 +2,7 @@
  * every pretended microarchitecture, CRYPTO_FORCE level, CRYPTO_OPTIONS
  * switch, CRYPTO_IMPL pin (valid, malformed, unsupported, in both orders)
  * and combinations of them, against expectations computed here from the
- * documented model (crisp(3) "Implementations", crisp(1) ENVIRONMENT), not
+ * documented model (crisp(3) Dispatch and ENVIRONMENT, crisp(1) ENVIRONMENT), not
  * from the library: the CPU's features come from this file's own CPUID
  * probe, the levels, implementations, table rules and switches from the
  * tables below. Each case is checked twice: through the library's API in a
@@ -63,7 +63,7 @@ enum {
 };
 
 /* Every kernel, its CRYPTO_OPTIONS switch, and its implementations best
- * first with every feature each one executes (crisp(3), "Implementations");
+ * first with every feature each one executes (crisp(3), Dispatch);
  * a build option may leave some out. */
 #define AVX512_ALL "avx avx2 avx512f avx512vl avx512bw avx512dq"
 #if defined(CRISP_NO_ASM)
@@ -298,10 +298,14 @@ static const impl_row *find_impl(int k, const char *name) {
 
 typedef struct environment {
   const char *force, *options, *impl, *disable, *uarch; /* NULL: unset */
+  /* Calls after the first one (API only): crisp_force(call_force), then
+   * crisp_use_impl(kernel, impl) for call_pin "kernel:impl"; NULL: none. */
+  const char *call_force, *call_pin;
 } environment;
 
 typedef struct report {
-  int status; /* crisp_env_status(); for crisp info, from its exit and last line */
+  int force_returned, pin_returned; /* crisp_force, crisp_use_impl; 0 when not called */
+  int status;                       /* crisp_env_status(); for crisp info, from its exit and last line */
   int force_lines, options_lines, impl_lines, other_lines; /* stderr lines by kind */
   char features[256], uarch[256], levels[128], level[32], level_reason[320];
   char impl[KERNELS][32], reason[KERNELS][400];
@@ -441,6 +445,30 @@ static void expect(const environment *env, report *want) {
   }
   /* A malformed request wins over an unsupported one, whatever the order. */
   want->status = invalid ? CRISP_E_INVALID : unsupported ? CRISP_E_UNSUPPORTED : CRISP_OK;
+  /* crisp_force: an unknown level is invalid and one this CPU lacks
+   * unsupported, both changing nothing; CRYPTO_OPTIONS and pins stay. */
+  if (env->call_force) {
+    const int level = level_of(env->call_force, 1);
+    want->force_returned = level < 0                      ? CRISP_E_INVALID
+                           : (level_needs(level) & ~have) ? CRISP_E_UNSUPPORTED
+                                                          : CRISP_OK;
+    if (want->force_returned == CRISP_OK) {
+      cap = level;
+      snprintf(want->level, sizeof want->level, "%s", levels[cap].name);
+      snprintf(want->level_reason, sizeof want->level_reason, "crisp_force(%s)", levels[cap].name);
+    }
+  }
+  /* crisp_use_impl: wins over everything, whatever the cap. */
+  const impl_row *called_pin[KERNELS] = {0};
+  if (env->call_pin) {
+    const char *colon = strchr(env->call_pin, ':');
+    const int k = colon ? find_kernel(env->call_pin, (size_t)(colon - env->call_pin)) : -1;
+    const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
+    want->pin_returned = !impl                                   ? CRISP_E_INVALID
+                         : (parse_features(impl->needs) & ~have) ? CRISP_E_UNSUPPORTED
+                                                                 : CRISP_OK;
+    if (want->pin_returned == CRISP_OK) called_pin[k] = impl;
+  }
   /* The uarch line. */
   const char *uarch = effective_uarch(env);
   if (uarch != identified_uarch)
@@ -453,7 +481,10 @@ static void expect(const environment *env, report *want) {
   /* Per kernel: CRYPTO_IMPL, CRYPTO_OPTIONS, the table within the cap, feature order. */
   for (int k = 0; k < KERNELS; k++) {
     const impl_row *impl;
-    if (pinned[k]) {
+    if (called_pin[k]) {
+      impl = called_pin[k];
+      snprintf(want->reason[k], sizeof want->reason[k], "crisp_use_impl() pins it");
+    } else if (pinned[k]) {
       impl = pinned[k];
       snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_IMPL=%s:%s", kernels[k].name, impl->name);
     } else if (generic[k]) {
@@ -546,6 +577,13 @@ static int report_from_api(const environment *env, report *got) {
     const ssize_t n = pread(fileno(capture), err, sizeof err - 1, 0);
     err[n > 0 ? n : 0] = '\0';
     count_lines(err, &r, 0);
+    if (env->call_force) r.force_returned = crisp_force(env->call_force);
+    if (env->call_pin) {
+      const char *colon = strchr(env->call_pin, ':');
+      const int k = colon ? find_kernel(env->call_pin, (size_t)(colon - env->call_pin)) : -1;
+      /* A kernel the model does not know goes in as one past the last. */
+      r.pin_returned = crisp_use_impl(k >= 0 ? (crisp_kernel)k : CRISP_KERNEL_COUNT, colon ? colon + 1 : "");
+    }
     snprintf(r.features, sizeof r.features, "%s", crisp_cpu_features());
     snprintf(r.uarch, sizeof r.uarch, "%s", crisp_cpu_uarch());
     snprintf(r.levels, sizeof r.levels, "%s", crisp_levels());
@@ -671,12 +709,15 @@ static int report_from_info(const environment *env, report *got) {
 static int failures, checks;
 
 static void describe(const environment *env, char *out, size_t size) {
-  snprintf(out, size,
-           "CRYPTO_FORCE=%.40s CRYPTO_OPTIONS=%.80s CRYPTO_IMPL=%.80s CRISP_CPU_DISABLE=%.100s "
-           "CRISP_CPU_UARCH=%.40s",
-           env->force ? env->force : "(unset)", env->options ? env->options : "(unset)",
-           env->impl ? env->impl : "(unset)", env->disable ? env->disable : "(unset)",
-           env->uarch ? env->uarch : "(unset)");
+  snprintf(
+      out, size,
+      "%s%.40s%s%.60s CRYPTO_FORCE=%.40s CRYPTO_OPTIONS=%.80s CRYPTO_IMPL=%.80s CRISP_CPU_DISABLE=%.100s "
+      "CRISP_CPU_UARCH=%.40s",
+      env->call_force ? "crisp_force " : "", env->call_force ? env->call_force : "",
+      env->call_pin ? " crisp_use_impl " : "", env->call_pin ? env->call_pin : "",
+      env->force ? env->force : "(unset)", env->options ? env->options : "(unset)",
+      env->impl ? env->impl : "(unset)", env->disable ? env->disable : "(unset)",
+      env->uarch ? env->uarch : "(unset)");
 }
 
 #define SAME_TEXT(field, what)                                                         \
@@ -696,6 +737,8 @@ static void describe(const environment *env, char *out, size_t size) {
 
 static int compare(const char *source, const report *got, const report *want) {
   int bad = 0;
+  SAME_INT(force_returned, "crisp_force returned");
+  SAME_INT(pin_returned, "crisp_use_impl returned");
   SAME_INT(status, "status");
   SAME_INT(force_lines, "CRYPTO_FORCE stderr lines");
   SAME_INT(options_lines, "CRYPTO_OPTIONS stderr lines");
@@ -746,7 +789,9 @@ static void check(const environment *env) {
   } else {
     bad += compare("api", &got, &want);
   }
-  if (!report_from_info(env, &got)) {
+  if (env->call_force || env->call_pin) {
+    /* crisp info cannot make these calls. */
+  } else if (!report_from_info(env, &got)) {
     printf("  crisp info: could not run %s\n", crisp_program);
     bad++;
   } else {
@@ -889,6 +934,30 @@ static void sweep(void) {
   check(&(environment){.impl = "poly1305:generic poly1305:x86_64", .force = "generic"});
 }
 
+/* crisp_force at every level and bad names, and crisp_use_impl of every
+ * implementation, over the environment's own requests. */
+static void calls(void) {
+  static char pins[128][80];
+  int p = 0;
+  const char *const bad[] = {"avx3", "", "AVX2", "generic "};
+  for (int l = 0; l < LEVEL_COUNT + 4; l++) {
+    const char *level = l < LEVEL_COUNT ? levels[l].name : bad[l - LEVEL_COUNT];
+    check(&(environment){.call_force = level});
+    check(&(environment){.call_force = level, .uarch = "icelake", .options = "-UseChaCha20Intrinsics"});
+    check(&(environment){.call_force = level, .disable = hide_all, .force = "avx3"});
+    check(&(environment){.call_force = level, .impl = "poly1305:generic", .force = "generic"});
+  }
+  for (int k = 0; k < KERNELS && p < 128; k++)
+    for (int i = 0; impl_at(k, i) && p < 128; i++, p++) {
+      snprintf(pins[p], sizeof pins[p], "%s:%s", kernels[k].name, impl_at(k, i)->name);
+      check(&(environment){.call_pin = pins[p], .force = "generic", .impl = "md5:generic,poly1305:generic"});
+      check(&(environment){.call_pin = pins[p], .disable = hide_all, .call_force = "generic"});
+    }
+  check(&(environment){.call_pin = "md5:nosuch"});
+  check(&(environment){.call_pin = "md5:"});
+  check(&(environment){.call_pin = "nosuch:generic"});
+}
+
 /* Random combinations of every dimension (fixed seed). */
 static void combinations(int count) {
   static char options[64][256], pins[64][256];
@@ -940,8 +1009,11 @@ int main(int argc, char **argv) {
   const int current = argc > 2 && !strcmp(argv[2], "--current");
   /* The environment of this process, kept for --current before any case
    * changes it. */
-  environment started = {getenv("CRYPTO_FORCE"), getenv("CRYPTO_OPTIONS"), getenv("CRYPTO_IMPL"),
-                         getenv("CRISP_CPU_DISABLE"), getenv("CRISP_CPU_UARCH")};
+  environment started = {.force = getenv("CRYPTO_FORCE"),
+                         .options = getenv("CRYPTO_OPTIONS"),
+                         .impl = getenv("CRYPTO_IMPL"),
+                         .disable = getenv("CRISP_CPU_DISABLE"),
+                         .uarch = getenv("CRISP_CPU_UARCH")};
   static char saved[5][8192];
   const char **fields[5] = {&started.force, &started.options, &started.impl, &started.disable,
                             &started.uarch};
@@ -964,6 +1036,7 @@ int main(int argc, char **argv) {
     check(&started);
   } else {
     sweep();
+    calls();
     const char *scale = getenv("CRISP_TEST_SCALE");
     const double factor = scale && *scale ? atof(scale) : 1.0;
     combinations((int)(200 * (factor > 0 ? factor : 1.0)));
