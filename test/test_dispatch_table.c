@@ -11,6 +11,7 @@
  * CPU sees the same features. Usage: test_dispatch_table CRISP [--current]
  * (--current: only the environment this program was started with). */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -307,6 +308,11 @@ typedef struct report {
   int force_returned, pin_returned; /* crisp_force, crisp_use_impl; 0 when not called */
   int status;                       /* crisp_env_status(); for crisp info, from its exit and last line */
   int force_lines, options_lines, impl_lines, other_lines; /* stderr lines by kind */
+  /* got: the line of each kind (CRYPTO_FORCE, _OPTIONS, _IMPL); want: what
+   * each must say somewhere in it. */
+  char line[3][1024];
+  int fragment_count[3];
+  char fragment[3][5][200];
   char features[256], uarch[256], levels[128], level[32], level_reason[320];
   char impl[KERNELS][32], reason[KERNELS][400];
   int listed[KERNELS];
@@ -384,6 +390,16 @@ static void shown(const char *value, char *out, size_t size) {
   out[n] = '\0';
 }
 
+static void must_say(report *want, int kind, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static void must_say(report *want, int kind, const char *format, ...) {
+  if (want->fragment_count[kind] >= 5) return;
+  va_list arguments;
+  va_start(arguments, format);
+  vsnprintf(want->fragment[kind][want->fragment_count[kind]++], sizeof want->fragment[kind][0], format,
+            arguments);
+  va_end(arguments);
+}
+
 static void expect(const environment *env, report *want) {
   memset(want, 0, sizeof *want);
   const feature_set have = cpu_features & ~parse_disabled(env->disable);
@@ -399,14 +415,25 @@ static void expect(const environment *env, report *want) {
     char force[64];
     shown(env->force, force, sizeof force);
     want->force_lines = 1;
+    char best_names[160];
+    snprintf(best_names, sizeof best_names, "%s", levels[best].name);
     if (forced < 0) {
       invalid = 1;
+      char valid[128] = "";
+      for (int i = 0; i < LEVEL_COUNT; i++)
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", i ? " " : "", levels[i].name);
+      must_say(want, 0, "=%s ", force);
+      must_say(want, 0, "%s", valid);
+      must_say(want, 0, " %s\n", best_names);
       snprintf(want->level_reason, sizeof want->level_reason, "default: CRYPTO_FORCE=%s is not a level",
                force);
     } else if (level_needs(forced) & ~have) {
       unsupported = 1;
       char missing[160];
       feature_list(level_needs(forced) & ~have, missing, sizeof missing);
+      must_say(want, 0, "=%s:", force);
+      must_say(want, 0, "lacks %s;", missing);
+      must_say(want, 0, " %s\n", best_names);
       snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s, but this CPU lacks %s", force,
                missing);
     } else {
@@ -417,15 +444,19 @@ static void expect(const environment *env, report *want) {
   }
   snprintf(want->level, sizeof want->level, "%s", levels[cap].name);
   /* CRYPTO_OPTIONS: in order, the last switch for a kernel wins. */
-  int generic[KERNELS] = {0}, any_generic = 0;
-  char token[128];
+  int generic[KERNELS] = {0}, any_generic = 0, unknown = 0, refused = 0;
+  char token[128], quoted[64];
   for (const char *p = env->options ? env->options : ""; next_token(&p, token, sizeof token);) {
     int known = 0;
     for (int k = 0; k < KERNELS; k++)
       if ((token[0] == '-' || token[0] == '+') && strcasecmp(token + 1, kernels[k].option) == 0)
         generic[k] = token[0] == '-', known = 1;
-    if (!known) invalid = 1, want->options_lines = 1;
+    if (known) continue;
+    invalid = 1, want->options_lines = 1;
+    shown(token, quoted, sizeof quoted);
+    if (unknown++ < 3) must_say(want, 1, "'%s'", quoted);
   }
+  if (unknown > 3) must_say(want, 1, " and %d more ", unknown - 3);
   for (int k = 0; k < KERNELS; k++) any_generic |= generic[k];
   if (any_generic)
     strncat(want->level_reason, "; CRYPTO_OPTIONS sends some kernels to generic",
@@ -436,13 +467,32 @@ static void expect(const environment *env, report *want) {
     const char *colon = strchr(token, ':');
     const int k = colon ? find_kernel(token, (size_t)(colon - token)) : -1;
     const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
-    if (!impl)
-      invalid = 1, want->impl_lines = 1;
-    else if (parse_features(impl->needs) & ~have)
-      unsupported = 1, want->impl_lines = 1;
-    else
+    if (impl && !(parse_features(impl->needs) & ~have)) {
       pinned[k] = impl;
+      continue;
+    }
+    want->impl_lines = 1;
+    shown(token, quoted, sizeof quoted);
+    /* The first three refused entries, quoted, with why. */
+    char why[160] = "";
+    if (!impl) {
+      invalid = 1;
+      if (k >= 0) {
+        snprintf(why, sizeof why, "%s has", kernels[k].name);
+        for (int i = 0; impl_at(k, i); i++)
+          snprintf(why + strlen(why), sizeof why - strlen(why), " %s", impl_at(k, i)->name);
+      }
+    } else {
+      unsupported = 1;
+      snprintf(why, sizeof why, "this CPU lacks ");
+      feature_list(parse_features(impl->needs) & ~have, why + strlen(why), sizeof why - strlen(why));
+    }
+    if (refused++ < 3) must_say(want, 2, "'%s' (%s", quoted, why);
   }
+  if (refused > 3) must_say(want, 2, " and %d more;", refused - 3);
+  /* Not "keep the default": a kernel pinned by an earlier entry keeps that. */
+  if (refused)
+    must_say(want, 2, "; %s\n", refused > 1 ? "those entries are ignored" : "that entry is ignored");
   /* A malformed request wins over an unsupported one, whatever the order. */
   want->status = invalid ? CRISP_E_INVALID : unsupported ? CRISP_E_UNSUPPORTED : CRISP_OK;
   /* crisp_force: an unknown level is invalid and one this CPU lacks
@@ -524,11 +574,11 @@ static void apply(const environment *env) {
 static void count_line(const char *line, report *got, int from_info) {
   if (!strncmp(line, "qemu-", 5) || !*line) return;
   if (!strncmp(line, "crisp: CRYPTO_FORCE=", 20))
-    got->force_lines++;
+    snprintf(got->line[0], sizeof got->line[0], "%s\n", line), got->force_lines++;
   else if (!strncmp(line, "crisp: CRYPTO_OPTIONS:", 22))
-    got->options_lines++;
+    snprintf(got->line[1], sizeof got->line[1], "%s\n", line), got->options_lines++;
   else if (!strncmp(line, "crisp: CRYPTO_IMPL:", 19))
-    got->impl_lines++;
+    snprintf(got->line[2], sizeof got->line[2], "%s\n", line), got->impl_lines++;
   else if (from_info &&
            !strncmp(line, "crisp info: the environment's dispatch request was not honoured", 63)) {
     const char *colon = strrchr(line, ':');
@@ -744,6 +794,13 @@ static int compare(const char *source, const report *got, const report *want) {
   SAME_INT(options_lines, "CRYPTO_OPTIONS stderr lines");
   SAME_INT(impl_lines, "CRYPTO_IMPL stderr lines");
   SAME_INT(other_lines, "other stderr lines");
+  for (int kind = 0; kind < 3; kind++)
+    for (int i = 0; got->line[kind][0] && i < want->fragment_count[kind]; i++)
+      if (!strstr(got->line[kind], want->fragment[kind][i])) {
+        printf("  %s: the line '%.300s' does not say '%s'\n", source, got->line[kind],
+               want->fragment[kind][i]);
+        bad++;
+      }
   SAME_TEXT(features, "features");
   SAME_TEXT(uarch, "uarch");
   SAME_TEXT(levels, "levels");
