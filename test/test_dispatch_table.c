@@ -1087,15 +1087,16 @@ int main(int argc, char **argv) {
   probe_identity(cpu_identity, sizeof cpu_identity);
   for (int i = 0, used = 0; i < FEATURE_COUNT; i++)
     used += snprintf(hide_all + used, sizeof hide_all - (size_t)used, "%s%s", i ? "," : "", feature_names[i]);
-  char have[256];
-  feature_list(cpu_features, have, sizeof have);
-  printf("# this CPU, probed by the test: %s (%s)\n", have, cpu_identity);
   apply(&(environment){0});
   if (!identify()) return 1;
   if (!strcmp(cpu_identity, "?")) /* no independent probe here: the parenthesised part crisp printed */
     snprintf(cpu_identity, sizeof cpu_identity, "%.*s",
              (int)(strlen(identified_line) - strlen(identified_uarch) - 3),
              identified_line + strlen(identified_uarch) + 2);
+  char have[256];
+  feature_list(cpu_features, have, sizeof have);
+  printf("# this CPU, probed by the test: %s (%s); crisp identified %s\n", have, cpu_identity,
+         identified_uarch);
   if (current) {
     check(&started);
   } else {
