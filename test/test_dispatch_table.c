@@ -1,19 +1,22 @@
-/* test/test_dispatch_table.c - what crisp reports about its dispatch, for
- * every pretended microarchitecture, CRYPTO_FORCE level, CRYPTO_OPTIONS
- * switch, CRYPTO_IMPL pin (valid, malformed, unsupported, in both orders)
- * and combinations of them, against expectations computed here from the
- * documented model (crisp(3) Dispatch and ENVIRONMENT, crisp(1) ENVIRONMENT), not
- * from the library: the CPU's features come from this file's own CPUID
- * probe, the levels, implementations, table rules and switches from the
- * tables below. Each case is checked twice: through the library's API in a
- * forked child (the environment is read once per process) and through
- * `crisp info --all`, run under CRISP_TEST_WRAPPER when set, so an emulated
- * CPU sees the same features. Usage: test_dispatch_table CRISP [--current]
- * (--current: only the environment this program was started with). */
+/* test/test_dispatch_table.c - what crisp reports about its dispatch
+ * (implementation and reason per kernel, level and reason, env status,
+ * each stderr line, the --all listing, the uarch line) for every pretended
+ * microarchitecture, CRYPTO_FORCE level, CRYPTO_OPTIONS switch, CRYPTO_IMPL
+ * pin (valid, malformed, unsupported, in both orders), crisp_force and
+ * crisp_use_impl call, and seeded combinations, against expectations
+ * computed here from the documented model (crisp(3) Dispatch, crisp(1)
+ * ENVIRONMENT), not from the library: the features come from this file's
+ * own CPUID probe, the levels, implementations, table rows and switches
+ * from the tables below. Only the microarchitecture crisp identifies when
+ * nothing is pretended is taken from crisp (test_uarch.c tests that).
+ * Each case is checked through the API in a forked child (the environment
+ * is read once per process) and through `crisp info --all`, run under
+ * CRISP_TEST_WRAPPER (or MESON_EXE_WRAPPER) when set, so that an emulated
+ * CPU is the same for both. Usage: test_dispatch_table CRISP [--current];
+ * --current checks only the environment it was started with (env-sweep). */
 #include <errno.h>
-#include <stdarg.h>
-#include <fcntl.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,92 +403,95 @@ static void must_say(report *want, int kind, const char *format, ...) {
   va_end(arguments);
 }
 
-static void expect(const environment *env, report *want) {
-  memset(want, 0, sizeof *want);
-  const feature_set have = cpu_features & ~parse_disabled(env->disable);
-  feature_list(have, want->features, sizeof want->features);
-  int invalid = 0, unsupported = 0, best = 0;
-  for (int i = 0; i < LEVEL_COUNT; i++)
-    if (!(level_needs(i) & ~have)) best = i;
-  /* CRYPTO_FORCE: empty means unset. */
-  int cap = best;
+/* What the requests decided so far, while expect() works through them. */
+typedef struct decision {
+  feature_set have;                                      /* the CPU's features less CRISP_CPU_DISABLE's */
+  int best, cap;                                         /* levels */
+  int invalid, unsupported;                              /* a malformed request; one this CPU lacks */
+  int generic[KERNELS];                                  /* sent to generic by CRYPTO_OPTIONS */
+  const impl_row *pinned[KERNELS], *called_pin[KERNELS]; /* CRYPTO_IMPL; crisp_use_impl */
+} decision;
+
+/* CRYPTO_FORCE (empty means unset): the cap, the level reason, its line. */
+static void expect_force(const char *value, decision *d, report *want) {
   snprintf(want->level_reason, sizeof want->level_reason, "default");
-  if (env->force && *env->force) {
-    const int forced = level_of(env->force, 1);
-    char force[64];
-    shown(env->force, force, sizeof force);
-    want->force_lines = 1;
-    char best_names[160];
-    snprintf(best_names, sizeof best_names, "%s", levels[best].name);
-    if (forced < 0) {
-      invalid = 1;
-      char valid[128] = "";
-      for (int i = 0; i < LEVEL_COUNT; i++)
-        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", i ? " " : "", levels[i].name);
-      must_say(want, 0, "=%s ", force);
-      must_say(want, 0, "%s", valid);
-      must_say(want, 0, " %s\n", best_names);
-      snprintf(want->level_reason, sizeof want->level_reason, "default: CRYPTO_FORCE=%s is not a level",
-               force);
-    } else if (level_needs(forced) & ~have) {
-      unsupported = 1;
-      char missing[160];
-      feature_list(level_needs(forced) & ~have, missing, sizeof missing);
-      must_say(want, 0, "=%s:", force);
-      must_say(want, 0, "lacks %s;", missing);
-      must_say(want, 0, " %s\n", best_names);
-      snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s, but this CPU lacks %s", force,
-               missing);
-    } else {
-      cap = forced;
-      want->force_lines = 0;
-      snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s", levels[cap].name);
-    }
+  if (!value || !*value) return;
+  const int forced = level_of(value, 1);
+  char force[64], missing[160], valid[128] = "";
+  shown(value, force, sizeof force);
+  if (forced >= 0 && !(level_needs(forced) & ~d->have)) {
+    d->cap = forced;
+    snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s", levels[forced].name);
+    return;
   }
-  snprintf(want->level, sizeof want->level, "%s", levels[cap].name);
-  /* CRYPTO_OPTIONS: in order, the last switch for a kernel wins. */
-  int generic[KERNELS] = {0}, any_generic = 0, unknown = 0, refused = 0;
+  want->force_lines = 1;
+  if (forced < 0) {
+    d->invalid = 1;
+    for (int i = 0; i < LEVEL_COUNT; i++)
+      snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", i ? " " : "", levels[i].name);
+    must_say(want, 0, "=%s ", force);
+    must_say(want, 0, "%s", valid);
+    snprintf(want->level_reason, sizeof want->level_reason, "default: CRYPTO_FORCE=%s is not a level", force);
+  } else {
+    d->unsupported = 1;
+    feature_list(level_needs(forced) & ~d->have, missing, sizeof missing);
+    must_say(want, 0, "=%s:", force);
+    must_say(want, 0, "lacks %s;", missing);
+    snprintf(want->level_reason, sizeof want->level_reason, "CRYPTO_FORCE=%s, but this CPU lacks %s", force,
+             missing);
+  }
+  must_say(want, 0, " %s\n", levels[d->best].name);
+}
+
+/* CRYPTO_OPTIONS: in order, the last switch for a kernel wins; unknown
+ * ones together on one line, the first three quoted. */
+static void expect_options(const char *value, decision *d, report *want) {
   char token[128], quoted[64];
-  for (const char *p = env->options ? env->options : ""; next_token(&p, token, sizeof token);) {
+  int unknown = 0, any_generic = 0;
+  for (const char *p = value ? value : ""; next_token(&p, token, sizeof token);) {
     int known = 0;
     for (int k = 0; k < KERNELS; k++)
       if ((token[0] == '-' || token[0] == '+') && strcasecmp(token + 1, kernels[k].option) == 0)
-        generic[k] = token[0] == '-', known = 1;
+        d->generic[k] = token[0] == '-', known = 1;
     if (known) continue;
-    invalid = 1, want->options_lines = 1;
+    d->invalid = 1, want->options_lines = 1;
     shown(token, quoted, sizeof quoted);
     if (unknown++ < 3) must_say(want, 1, "'%s'", quoted);
   }
   if (unknown > 3) must_say(want, 1, " and %d more ", unknown - 3);
-  for (int k = 0; k < KERNELS; k++) any_generic |= generic[k];
+  for (int k = 0; k < KERNELS; k++) any_generic |= d->generic[k];
   if (any_generic)
     strncat(want->level_reason, "; CRYPTO_OPTIONS sends some kernels to generic",
             sizeof want->level_reason - strlen(want->level_reason) - 1);
-  /* CRYPTO_IMPL: each entry alone; a refused one changes nothing. */
-  const impl_row *pinned[KERNELS] = {0};
-  for (const char *p = env->impl ? env->impl : ""; next_token(&p, token, sizeof token);) {
+}
+
+/* CRYPTO_IMPL: each entry alone; a refused one changes nothing and is
+ * named, with why, on the one line (the first three). */
+static void expect_pins(const char *value, decision *d, report *want) {
+  char token[128], quoted[64];
+  int refused = 0;
+  for (const char *p = value ? value : ""; next_token(&p, token, sizeof token);) {
     const char *colon = strchr(token, ':');
     const int k = colon ? find_kernel(token, (size_t)(colon - token)) : -1;
     const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
-    if (impl && !(parse_features(impl->needs) & ~have)) {
-      pinned[k] = impl;
+    if (impl && !(parse_features(impl->needs) & ~d->have)) {
+      d->pinned[k] = impl;
       continue;
     }
     want->impl_lines = 1;
     shown(token, quoted, sizeof quoted);
-    /* The first three refused entries, quoted, with why. */
     char why[160] = "";
     if (!impl) {
-      invalid = 1;
+      d->invalid = 1;
       if (k >= 0) {
         snprintf(why, sizeof why, "%s has", kernels[k].name);
         for (int i = 0; impl_at(k, i); i++)
           snprintf(why + strlen(why), sizeof why - strlen(why), " %s", impl_at(k, i)->name);
       }
     } else {
-      unsupported = 1;
+      d->unsupported = 1;
       snprintf(why, sizeof why, "this CPU lacks ");
-      feature_list(parse_features(impl->needs) & ~have, why + strlen(why), sizeof why - strlen(why));
+      feature_list(parse_features(impl->needs) & ~d->have, why + strlen(why), sizeof why - strlen(why));
     }
     if (refused++ < 3) must_say(want, 2, "'%s' (%s", quoted, why);
   }
@@ -493,64 +499,84 @@ static void expect(const environment *env, report *want) {
   /* Not "keep the default": a kernel pinned by an earlier entry keeps that. */
   if (refused)
     must_say(want, 2, "; %s\n", refused > 1 ? "those entries are ignored" : "that entry is ignored");
-  /* A malformed request wins over an unsupported one, whatever the order. */
-  want->status = invalid ? CRISP_E_INVALID : unsupported ? CRISP_E_UNSUPPORTED : CRISP_OK;
-  /* crisp_force: an unknown level is invalid and one this CPU lacks
-   * unsupported, both changing nothing; CRYPTO_OPTIONS and pins stay. */
+}
+
+/* crisp_force, then crisp_use_impl: a name crisp does not know is invalid
+ * and what this CPU lacks unsupported, both changing nothing; the
+ * environment's switches and pins stay, a crisp_use_impl pin wins over all. */
+static void expect_calls(const environment *env, decision *d, report *want) {
   if (env->call_force) {
     const int level = level_of(env->call_force, 1);
-    want->force_returned = level < 0                      ? CRISP_E_INVALID
-                           : (level_needs(level) & ~have) ? CRISP_E_UNSUPPORTED
-                                                          : CRISP_OK;
+    want->force_returned = level < 0                         ? CRISP_E_INVALID
+                           : (level_needs(level) & ~d->have) ? CRISP_E_UNSUPPORTED
+                                                             : CRISP_OK;
     if (want->force_returned == CRISP_OK) {
-      cap = level;
-      snprintf(want->level, sizeof want->level, "%s", levels[cap].name);
-      snprintf(want->level_reason, sizeof want->level_reason, "crisp_force(%s)", levels[cap].name);
+      d->cap = level;
+      snprintf(want->level_reason, sizeof want->level_reason, "crisp_force(%s)", levels[level].name);
     }
   }
-  /* crisp_use_impl: wins over everything, whatever the cap. */
-  const impl_row *called_pin[KERNELS] = {0};
   if (env->call_pin) {
     const char *colon = strchr(env->call_pin, ':');
     const int k = colon ? find_kernel(env->call_pin, (size_t)(colon - env->call_pin)) : -1;
     const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
-    want->pin_returned = !impl                                   ? CRISP_E_INVALID
-                         : (parse_features(impl->needs) & ~have) ? CRISP_E_UNSUPPORTED
-                                                                 : CRISP_OK;
-    if (want->pin_returned == CRISP_OK) called_pin[k] = impl;
+    want->pin_returned = !impl                                      ? CRISP_E_INVALID
+                         : (parse_features(impl->needs) & ~d->have) ? CRISP_E_UNSUPPORTED
+                                                                    : CRISP_OK;
+    if (want->pin_returned == CRISP_OK) d->called_pin[k] = impl;
   }
-  /* The uarch line. */
+}
+
+/* Per kernel the first that applies: crisp_use_impl, CRYPTO_IMPL,
+ * CRYPTO_OPTIONS, the table within the cap, feature order; and the
+ * --all listing. */
+static void expect_choices(const decision *d, const char *uarch, report *want) {
+  for (int k = 0; k < KERNELS; k++) {
+    const impl_row *impl;
+    if (d->called_pin[k]) {
+      impl = d->called_pin[k];
+      snprintf(want->reason[k], sizeof want->reason[k], "crisp_use_impl() pins it");
+    } else if (d->pinned[k]) {
+      impl = d->pinned[k];
+      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_IMPL=%s:%s", kernels[k].name, impl->name);
+    } else if (d->generic[k]) {
+      impl = &generic_row;
+      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_OPTIONS=-%s", kernels[k].option);
+    } else {
+      impl = table_choice(k, uarch, d->cap, d->have, want->reason[k], sizeof want->reason[k]);
+    }
+    snprintf(want->impl[k], sizeof want->impl[k], "%s", impl->name);
+    for (int i = 0; impl_at(k, i); i++) {
+      snprintf(want->list_name[k][i], sizeof want->list_name[k][i], "%s", impl_at(k, i)->name);
+      want->list_supported[k][i] = !(parse_features(impl_at(k, i)->needs) & ~d->have);
+      want->list_in_use[k][i] = impl_at(k, i) == impl;
+      want->listed[k] = i + 1;
+    }
+  }
+}
+
+static void expect(const environment *env, report *want) {
+  memset(want, 0, sizeof *want);
+  decision d = {.have = cpu_features & ~parse_disabled(env->disable)};
+  for (int i = 0; i < LEVEL_COUNT; i++)
+    if (!(level_needs(i) & ~d.have)) d.best = i;
+  d.cap = d.best;
+  feature_list(d.have, want->features, sizeof want->features);
+  for (int i = 0; i < LEVEL_COUNT; i++)
+    snprintf(want->levels + strlen(want->levels), sizeof want->levels - strlen(want->levels), "%s%s",
+             i ? " " : "", levels[i].name);
+  expect_force(env->force, &d, want);
+  expect_options(env->options, &d, want);
+  expect_pins(env->impl, &d, want);
+  /* A malformed request wins over an unsupported one, whatever the order. */
+  want->status = d.invalid ? CRISP_E_INVALID : d.unsupported ? CRISP_E_UNSUPPORTED : CRISP_OK;
+  expect_calls(env, &d, want);
+  snprintf(want->level, sizeof want->level, "%s", levels[d.cap].name);
   const char *uarch = effective_uarch(env);
   if (uarch != identified_uarch)
     snprintf(want->uarch, sizeof want->uarch, "%s (CRISP_CPU_UARCH; the CPU is %s)", uarch, cpu_identity);
   else
     snprintf(want->uarch, sizeof want->uarch, "%s", identified_line);
-  for (int i = 0; i < LEVEL_COUNT; i++)
-    snprintf(want->levels + strlen(want->levels), sizeof want->levels - strlen(want->levels), "%s%s",
-             i ? " " : "", levels[i].name);
-  /* Per kernel: CRYPTO_IMPL, CRYPTO_OPTIONS, the table within the cap, feature order. */
-  for (int k = 0; k < KERNELS; k++) {
-    const impl_row *impl;
-    if (called_pin[k]) {
-      impl = called_pin[k];
-      snprintf(want->reason[k], sizeof want->reason[k], "crisp_use_impl() pins it");
-    } else if (pinned[k]) {
-      impl = pinned[k];
-      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_IMPL=%s:%s", kernels[k].name, impl->name);
-    } else if (generic[k]) {
-      impl = &generic_row;
-      snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_OPTIONS=-%s", kernels[k].option);
-    } else {
-      impl = table_choice(k, uarch, cap, have, want->reason[k], sizeof want->reason[k]);
-    }
-    snprintf(want->impl[k], sizeof want->impl[k], "%s", impl->name);
-    for (int i = 0; impl_at(k, i); i++) {
-      snprintf(want->list_name[k][i], sizeof want->list_name[k][i], "%s", impl_at(k, i)->name);
-      want->list_supported[k][i] = !(parse_features(impl_at(k, i)->needs) & ~have);
-      want->list_in_use[k][i] = impl_at(k, i) == impl;
-      want->listed[k] = i + 1;
-    }
-  }
+  expect_choices(&d, uarch, want);
 }
 
 /* ---- what crisp says ---------------------------------------------------- */
