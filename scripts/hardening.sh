@@ -36,7 +36,7 @@ describe_hardening_stage() {
     wipe-builds) echo "test_wipe built by gcc and clang at -O2, -O3 and -Os, bound lazily, with and without LD_BIND_NOW=1" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
-    env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage" ;;
+    env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
     fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-15} s against generic" ;;
     soak) echo "opt-in: ${CRISP_SOAK_CASES:-$soak_cases} edge-biased cases per kernel and implementation against OpenSSL, libsodium, GMP" ;;
     *) echo "$1" ;;
@@ -390,7 +390,8 @@ level_rank() {
 # sweep_case LABEL EXPECTED_LINES CHECK [VAR=VALUE...]: crisp info under the
 # environment prints EXPECTED_LINES "crisp: " lines (exit 2 when one, 0 when
 # none; "level" accepts either, for a level this CPU may lack), CHECK (a
-# function name, or -) accepts its kernel lines, then the suites pass.
+# function name, or -) accepts its kernel lines, what crisp info and the API
+# report matches the documented table, then the suites pass.
 sweep_case() {
   local label=$1 expected=$2 check=$3 status=0 stderr stdout lines
   shift 3
@@ -414,6 +415,13 @@ sweep_case() {
   if [ "$check" != - ] && ! "$check" "$stdout"; then
     echo "  $label: unexpected selection:" >&2
     printf '%s\n' "$stdout" | sed 's/^/      /' >&2
+    return 1
+  fi
+  # Names, reasons, level, status and stderr lines, through crisp info and
+  # the API, against the documented table (test/test_dispatch_table.c).
+  if ! env "$@" "$native_dir/test/test_dispatch_table" "$(crisp_tool)" --current >"$native_dir/sweep.table" 2>&1; then
+    echo "  $label: crisp reports differ from the documented table:" >&2
+    grep -v '^#' "$native_dir/sweep.table" | head -20 | cut -c1-200 >&2
     return 1
   fi
   local start=$SECONDS
@@ -514,7 +522,7 @@ stage_env-sweep() {
   sweep_cap=avx2
   sweep_case "CRISP_CPU_UARCH=icelake CRYPTO_FORCE=avx2" level sweep_at_most CRISP_CPU_UARCH=icelake CRYPTO_FORCE=avx2 ||
     failed=1
-  rm -f "$native_dir/sweep.stderr" "$native_dir/sweep.log"
+  rm -f "$native_dir/sweep.stderr" "$native_dir/sweep.log" "$native_dir/sweep.table"
   return "$failed"
 }
 

@@ -49,12 +49,14 @@ CRISP_API const char *crisp_cpu_brand(void);
 
 /* The microarchitecture crisp identified, then how in parentheses, e.g.
  * "zen5 (AuthenticAMD family 0x1a model 0x02)"; "unknown (...)" for a core
- * crisp has no table entries for, which then keeps feature order. */
+ * crisp does not identify, which then keeps feature order. Under
+ * CRISP_CPU_UARCH=NAME (a name crisp knows; any other value is ignored):
+ * "NAME (CRISP_CPU_UARCH; the CPU is AuthenticAMD family 0x1a model 0x02)". */
 CRISP_API const char *crisp_cpu_uarch(void);
 
 /* Why a kernel runs the implementation it does, one line: "crisp_use_impl()
  * pins it", "CRYPTO_IMPL=md5:avx512", "CRYPTO_OPTIONS=-UseMD5Intrinsics",
- * "table, zen4 prefers avx512: EVIDENCE", "feature order: the first this CPU
+ * "table, icelake prefers avx512: EVIDENCE", "feature order: the first this CPU
  * runs at or below avx512ifma". NULL for an unknown kernel. */
 CRISP_API const char *crisp_impl_reason(crisp_kernel kernel);
 
@@ -76,7 +78,8 @@ CRISP_API const char *crisp_dispatch_reason(void);
 /* CRISP_OK when every CRYPTO_FORCE / CRYPTO_OPTIONS / CRYPTO_IMPL request
  * was honoured as written; CRISP_E_INVALID (unknown name or switch) or
  * CRISP_E_UNSUPPORTED (a level or implementation this CPU lacks) when a safe
- * default was used instead. */
+ * default was used instead. With both kinds, CRISP_E_INVALID, in any order
+ * within a variable or across them. */
 CRISP_API int crisp_env_status(void);
 
 /* Introspection, best implementation first. crisp_impl_count() counts every

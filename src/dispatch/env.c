@@ -242,10 +242,11 @@ static void read_pins(const char *value, uint32_t cpu_features, crisp_env_choice
   if (!refused.count) return;
   char more[48] = "";
   if (refused.count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
-  warn("crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s the default\n", refused.shown[0],
+  /* Not "the kernel keeps its default": an earlier entry may have pinned it. */
+  warn("crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s ignored\n", refused.shown[0],
        refused.count > 1 ? ", " : "", refused.count > 1 ? refused.shown[1] : "",
        refused.count > 2 ? ", " : "", refused.count > 2 ? refused.shown[2] : "", more,
-       refused.count > 1 ? "those kernels keep" : "that kernel keeps");
+       refused.count > 1 ? "those entries are" : "that entry is");
   if (choice->status != CRISP_E_INVALID) choice->status = refused.status;
 }
 
