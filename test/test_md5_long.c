@@ -30,12 +30,12 @@
 /* Message lengths before the test's bytes: where a 32-bit bit count, a
  * signed or unsigned 32-bit byte count, or a 64-bit bit count wraps. */
 static const uint64_t lengths_before[] = {
-    (1ull << 29) - 64,     /* the bit count reaches 2^32 inside the test's bytes */
-    1ull << 29,            /* 2^32 bits */
-    (1ull << 31) - 64,     /* a signed 32-bit byte count overflows */
-    1ull << 31,            /**/
-    (1ull << 32) - 64,     /* the byte count reaches 2^32 (2^35 bits) */
-    1ull << 32,            /**/
+    (1ull << 29) - 64, /* the bit count reaches 2^32 inside the test's bytes */
+    1ull << 29,        /* 2^32 bits */
+    (1ull << 31) - 64, /* a signed 32-bit byte count overflows */
+    1ull << 31,        /**/
+    (1ull << 32) - 64, /* the byte count reaches 2^32 (2^35 bits) */
+    1ull << 32,        /**/
     (1ull << 32) + (1ull << 29),
     0x0123456789abcdc0ull, /* every byte of the count differs */
     (1ull << 61) - 64,     /* the bit count wraps past 2^64 */
@@ -186,8 +186,8 @@ static void test_long_lengths_stream_vs_openssl(void **state) {
       uint8_t digest[16], expected[16];
       crisp_md5_final(&ctx, digest);
       assert_int_equal(MD5_Final(expected, &reference), 1);
-      assert_bytes_equal(digest, expected, 16, "md5 %s vs OpenSSL: %zu bytes (head %zu) after 0x%llx\n", name, len,
-                         head, (unsigned long long)before);
+      assert_bytes_equal(digest, expected, 16, "md5 %s vs OpenSSL: %zu bytes (head %zu) after 0x%llx\n", name,
+                         len, head, (unsigned long long)before);
     }
   }
 }
@@ -229,8 +229,8 @@ static void test_long_lengths_update_many_vs_openssl(void **state) {
         crisp_md5_final(&contexts[i], digest);
         assert_int_equal(MD5_Final(expected, &references[i]), 1);
         assert_bytes_equal(digest, expected, 16,
-                           "md5_many %s vs OpenSSL: update_many stream %zu of %zu, %zu bytes after 0x%llx\n", name, i,
-                           n, done[i], (unsigned long long)before[i]);
+                           "md5_many %s vs OpenSSL: update_many stream %zu of %zu, %zu bytes after 0x%llx\n",
+                           name, i, n, done[i], (unsigned long long)before[i]);
       }
     }
   }
@@ -263,7 +263,8 @@ static long_message long_message_make(size_t len) {
   for (size_t offset = 0; offset < repeated; offset += SEGMENT) {
     /* MAP_POPULATE: the page tables filled at once, not fault by fault. */
     const int populate = offset ? MAP_POPULATE : 0;
-    void *p = mmap(m.bytes + offset, SEGMENT, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | populate, fd, 0);
+    void *p =
+        mmap(m.bytes + offset, SEGMENT, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | populate, fd, 0);
     assert_true(p == m.bytes + offset);
     if (!offset) test_fill_random(p, SEGMENT);
   }
@@ -275,7 +276,9 @@ static long_message long_message_make(size_t len) {
   return m;
 }
 
-static void long_message_free(long_message m) { munmap(m.bytes, m.mapped); }
+static void long_message_free(long_message m) {
+  munmap(m.bytes, m.mapped);
+}
 
 /* Past 2^32 bits with a two-block padding; past 2^35 bits with one, and
  * whole blocks past the first 2^32 bytes. */
@@ -308,38 +311,38 @@ static void run_job(const long_jobs *jobs, long_job *job) {
   const uint8_t *bytes = jobs->bytes;
   size_t len = jobs->len;
   switch (job->kind) {
-  case JOB_OPENSSL: {
-    MD5_CTX ctx;
-    if (MD5_Init(&ctx) != 1 || MD5_Update(&ctx, bytes, len) != 1 || MD5_Final(job->digest, &ctx) != 1)
-      memset(job->digest, 0, 16);
-    break;
-  }
-  case JOB_ONE_SHOT:
-    crisp_md5(bytes, len, job->digest);
-    break;
-  case JOB_MANY: {
-    /* A short lane beside the long one: the lanes start, the long one
-     * finishes alone. */
-    const void *data[2] = {bytes, bytes};
-    const size_t lengths[2] = {len, 1000};
-    uint8_t digests[2][16];
-    crisp_md5_many(data, lengths, 2, digests);
-    memcpy(job->digest, digests[0], 16);
-    break;
-  }
-  case JOB_STREAM:
-    /* A buffered head first, then one update of the rest. */
-    crisp_md5_update(&job->ctx, bytes, 5);
-    crisp_md5_update(&job->ctx, bytes + 5, len - 5);
-    crisp_md5_final(&job->ctx, job->digest);
-    break;
-  case JOB_UPDATE_MANY: {
-    crisp_md5_ctx *pointer = &job->ctx;
-    const void *data = bytes;
-    crisp_md5_update_many(&pointer, &data, &len, 1);
-    crisp_md5_final(&job->ctx, job->digest);
-    break;
-  }
+    case JOB_OPENSSL: {
+      MD5_CTX ctx;
+      if (MD5_Init(&ctx) != 1 || MD5_Update(&ctx, bytes, len) != 1 || MD5_Final(job->digest, &ctx) != 1)
+        memset(job->digest, 0, 16);
+      break;
+    }
+    case JOB_ONE_SHOT:
+      crisp_md5(bytes, len, job->digest);
+      break;
+    case JOB_MANY: {
+      /* A short lane beside the long one: the lanes start, the long one
+       * finishes alone. */
+      const void *data[2] = {bytes, bytes};
+      const size_t lengths[2] = {len, 1000};
+      uint8_t digests[2][16];
+      crisp_md5_many(data, lengths, 2, digests);
+      memcpy(job->digest, digests[0], 16);
+      break;
+    }
+    case JOB_STREAM:
+      /* A buffered head first, then one update of the rest. */
+      crisp_md5_update(&job->ctx, bytes, 5);
+      crisp_md5_update(&job->ctx, bytes + 5, len - 5);
+      crisp_md5_final(&job->ctx, job->digest);
+      break;
+    case JOB_UPDATE_MANY: {
+      crisp_md5_ctx *pointer = &job->ctx;
+      const void *data = bytes;
+      crisp_md5_update_many(&pointer, &data, &len, 1);
+      crisp_md5_final(&job->ctx, job->digest);
+      break;
+    }
   }
 }
 
@@ -395,15 +398,16 @@ static void test_long_message_default(void **state) {
 
 /* Lanes that all carry the long message, so that the lane kernels run it
  * themselves rather than finish it in scalar code. */
-static void check_busy_lanes(const long_message *m, size_t len, const uint8_t expected[16], const char *name) {
+static void check_busy_lanes(const long_message *m, size_t len, const uint8_t expected[16],
+                             const char *name) {
   enum { LANES = 4 };
   const void *data[LANES] = {m->bytes, m->bytes, m->bytes, m->bytes};
   const size_t lengths[LANES] = {len, len, len, len};
   uint8_t digests[LANES][16];
   crisp_md5_many(data, lengths, LANES, digests);
   for (size_t i = 0; i < LANES; i++)
-    assert_bytes_equal(digests[i], expected, 16, "crisp_md5_many %s vs OpenSSL: lane %zu, %zu bytes\n", name, i,
-                       len);
+    assert_bytes_equal(digests[i], expected, 16, "crisp_md5_many %s vs OpenSSL: lane %zu, %zu bytes\n", name,
+                       i, len);
 }
 
 /* CRISP_TEST_LONG=1: past 2^32 and 2^35 bits, a stream at every MD5
@@ -424,7 +428,8 @@ static void test_long_message_every_impl(void **state) {
     add_job(&jobs, JOB_MANY, "crisp_md5_many default");
     add_job(&jobs, JOB_UPDATE_MANY, "crisp_md5_update_many default");
     run_and_check(&jobs);
-    if (l == 0) FOR_EACH_IMPL(CRISP_KERNEL_MD5_MANY, name) check_busy_lanes(&m, lengths[l], job[0].digest, name);
+    if (l == 0)
+      FOR_EACH_IMPL(CRISP_KERNEL_MD5_MANY, name) check_busy_lanes(&m, lengths[l], job[0].digest, name);
     long_message_free(m);
   }
 }
@@ -434,12 +439,12 @@ static void test_long_message_every_impl(void **state) {
 int main(void) {
   test_seed(0x6d64356c6f6e67ull);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_teardown(test_long_lengths_known_answers, test_teardown_unpin),
+    cmocka_unit_test_teardown(test_long_lengths_known_answers, test_teardown_unpin),
 #if CRISP_TEST_OPENSSL
-      cmocka_unit_test_teardown(test_long_lengths_stream_vs_openssl, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_long_lengths_update_many_vs_openssl, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_long_message_default, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_long_message_every_impl, test_teardown_unpin),
+    cmocka_unit_test_teardown(test_long_lengths_stream_vs_openssl, test_teardown_unpin),
+    cmocka_unit_test_teardown(test_long_lengths_update_many_vs_openssl, test_teardown_unpin),
+    cmocka_unit_test_teardown(test_long_message_default, test_teardown_unpin),
+    cmocka_unit_test_teardown(test_long_message_every_impl, test_teardown_unpin),
 #endif
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
