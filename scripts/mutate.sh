@@ -9,13 +9,14 @@
 #
 # A mutant is a patch that `git apply` takes at the repository root. Lines
 # before its first "diff --git" say what the bug is; one of them may be
-#   Emulate: qemu64 | Haswell | Broadwell | arm64 | clang
+#   Emulate: qemu64 | Haswell | Broadwell | arm64 | clang | long
 # for code only that CPU reaches: when the native `meson test` passes, the
 # suite's test programs then run on that emulated CPU (arm64: a cross build
 # under qemu-aarch64) before the mutant counts as survived. clang is not a
 # CPU but a compiler: the test programs of a clang build, for a bug only
 # clang's code shows (a stack wipe that gcc's frame layout happens not to
-# need).
+# need). long is not a CPU either: the md5-long stage's real 4 GiB
+# messages (CRISP_TEST_LONG=1), for length arithmetic only they reach.
 #
 # Each mutant ends as one of: killed (a test failed), survived (every test
 # passed: a gap in the tests), no longer applies (the code it patches has
@@ -81,7 +82,9 @@ for test in json.load(sys.stdin):
 # 0 when the mutant survives the emulated run named by cpu.
 emulated_passes() {
   local cpu=$1 log=$2
-  if [ "$cpu" = arm64 ]; then
+  if [ "$cpu" = long ]; then
+    CRISP_TEST_LONG=1 "$native/test/test_md5_long" >>"$log" 2>&1
+  elif [ "$cpu" = arm64 ]; then
     if [ ! -f "$arm64/build.ninja" ]; then
       meson setup "$arm64" "$tree" --cross-file "$tree/scripts/cross/aarch64-linux-gnu.ini" >>"$log" 2>&1 || return 0
     fi

@@ -5,6 +5,7 @@
 #include <assert.h>
 
 #include "dispatch/select.h"
+#include "md5_internal.h"
 #include "util.h"
 
 /* RFC 1321, 3.3: the initial chaining values A, B, C, D. */
@@ -57,6 +58,13 @@ void crisp_md5_update(crisp_md5_ctx *context, const void *data, size_t len) {
     len %= CRISP_MD5_BLOCK_SIZE;
   }
   if (len) memcpy(ctx->buffer, in, len);
+}
+
+void crisp_md5_set_length(crisp_md5_ctx *context, uint64_t bytes) {
+  if (!context) return;
+  md5_stream *ctx = stream_of(context);
+  if (!ctx->impl || bytes % CRISP_MD5_BLOCK_SIZE != ctx->bytes % CRISP_MD5_BLOCK_SIZE) return;
+  ctx->bytes = bytes;
 }
 
 /* Writes the padded tail of a message of total length bytes, whose last

@@ -25,6 +25,10 @@ typedef struct crisp_md5_ctx {
   CRISP_ALIGNED(8) unsigned char opaque[CRISP_MD5_CTX_SIZE];
 } crisp_md5_ctx;
 
+/* A message may have any length, in any number of updates: its length is
+ * counted in 64 bits and enters the padding in bits modulo 2^64 (RFC 1321,
+ * 3.2), so messages past 2^32 bits (512 MiB) and even past 2^64 bits hash
+ * as RFC 1321 says, at every implementation. */
 /* Preconditions of these void functions: ctx and digest are not NULL, data
  * is not NULL when len > 0; a call that breaks one does nothing. A context
  * must be initialised before use: an all-zero context (static storage,
