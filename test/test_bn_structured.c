@@ -699,9 +699,10 @@ static void key_clear(crt_key *key) {
   mpz_clears(key->zp, key->zq, key->zn, NULL);
 }
 
-/* A real key on the structured primes: the first public exponent of 65537,
- * 2^64 - 1, 2^63 + 1, 3 with an inverse mod p - 1 and q - 1. swap: p
- * below q. */
+/* A real key on the structured primes. p > q: the public exponent is the
+ * first 2^63 + odd with an inverse mod p - 1 and q - 1 (bit 63 set, which
+ * the fault check's power must reach); p < q: 65537, or the first odd
+ * number from 3 on with inverses. */
 static void prime_key(crt_key *key, const structured_primes *primes, int swap) {
   const size_t h = primes->half;
   mpz_t p, q, t, phi;
@@ -713,17 +714,17 @@ static void prime_key(crt_key *key, const structured_primes *primes, int swap) {
   assert_true(mpz_probab_prime_p(p, 2) && mpz_probab_prime_p(q, 2));
   if (swap) mpz_swap(p, q);
   key_init(key, h, p, q, swap ? "primes, p < q" : "primes, p > q");
-  static const crisp_limb publics[] = {65537, ONES, TOP_BIT + 1, 3};
-  for (size_t i = 0; i < sizeof publics / sizeof publics[0] && !key->en; i++) {
+  for (crisp_limb i = 0; i < 1000 && !key->en; i++) {
+    const crisp_limb candidate = swap ? (i ? 2 * i + 1 : 65537) : TOP_BIT + 2 * i + 1;
     mpz_set_ui(t, 0);
-    mpz_import(t, 1, -1, sizeof publics[i], 0, 0, &publics[i]);
+    mpz_import(t, 1, -1, sizeof candidate, 0, 0, &candidate);
     mpz_sub_ui(phi, p, 1);
     if (!mpz_invert(phi, t, phi)) continue;
     from_mpz(key->dp, h, phi);
     mpz_sub_ui(phi, q, 1);
     if (!mpz_invert(phi, t, phi)) continue;
     from_mpz(key->dq, h, phi);
-    key->e[0] = publics[i];
+    key->e[0] = candidate;
     key->en = 1;
   }
   assert_true(key->en == 1);
