@@ -20,6 +20,7 @@ native_packages=(
 arm64_packages=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   libcpu-features-dev:arm64 libcmocka-dev:arm64
+  libgmp-dev:arm64 # GMP, the oracle of the bignum tests, in the arm64 runs too
   libc6:arm64 # the arm64 glibc qemu-aarch64 runs the tests with (see scripts/cross)
 )
 
