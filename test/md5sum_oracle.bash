@@ -11,11 +11,16 @@
 # Environment: CRISP_TEST_WRAPPER (or meson's MESON_EXE_WRAPPER in a cross
 # build) runs crisp through an emulator; CRISP_TEST_ONLY=REGEX runs only
 # the situations whose description matches; CRISP_TEST_VERBOSE=1 names each.
+# A script may set oracle_stride=N (and oracle_offset) to run only every
+# Nth situation offered.
 
 CRISP_TEST_WRAPPER=${CRISP_TEST_WRAPPER:-${MESON_EXE_WRAPPER:-}}
 failures=0
 checks=0
 oracle_cases=0
+oracle_offered=0
+oracle_stride=${oracle_stride:-1}
+oracle_offset=${oracle_offset:-0}
 oracle_descriptions=()
 oracle_compare_stdout=()
 oracle_status_coreutils=()
@@ -54,6 +59,8 @@ same() {
   done
   local snippet=$2
   [[ $description =~ ${CRISP_TEST_ONLY:-.} ]] || return 0
+  oracle_offered=$((oracle_offered + 1))
+  (((oracle_offered + oracle_offset) % oracle_stride == 0)) || return 0
   [ -n "${CRISP_TEST_VERBOSE:-}" ] && echo "# $description"
   local n=$oracle_cases
   oracle_cases=$((n + 1))
