@@ -70,7 +70,8 @@ fi
 
 printf '%s\n' "$good_one" "$good_two" "$good_escaped" > lists/good
 printf '%s\n' "$good_one" "$(line changed)" "$good_two" > lists/mismatch
-printf '%s\n' "$good_one" "$garbage" "$good_two" > lists/malformed
+# Blank, comment and carriage-return-only lines are skipped, not counted.
+printf '%s\n' "$good_one" "$garbage" '' '#comment' $'\r' '   ' "$good_two"$'\r' "$(md5sum --tag two)" > lists/malformed
 printf '%s\n' "$garbage" '#comment' '' "$wrong" > lists/no-lines
 printf '%s\n' "$good_one" "$(line absent)" > lists/missing
 printf '%s\n' "$(line absent)" "$(line dangling)" "$(line nodir/absent)" > lists/all-missing
