@@ -166,6 +166,7 @@ for list in "${failing[@]}"; do
   same "-c lists/good $list" -- "md5 -c lists/good $list"
   same "-c --status --strict --ignore-missing $list lists/good" -- \
     "md5 -c --status --strict --ignore-missing $list lists/good"
+  same "-c --ignore-missing --quiet lists/good $list" -- "md5 -c --ignore-missing --quiet lists/good $list"
 done
 same "-c three lists, the middle one failing" -- "md5 -c lists/good lists/mismatch lists/missing-among-good"
 same "-c --ignore-missing, every list missing" -- "md5 -c --ignore-missing lists/all-missing lists/all-missing"
