@@ -10,13 +10,11 @@
 # C.UTF-8 and C), random names from a seed, -c over lists written by
 # coreutils in every mode, the check options, and stdout and stderr sharing
 # one file (message order). --help and --version differ on purpose: only
-# their exit status and stderr are compared.
-# Usage: test_md5sum_diff.sh PATH-TO-CRISP. CRISP_TEST_WRAPPER (or meson's
-# MESON_EXE_WRAPPER in a cross build) runs crisp through an emulator;
-# CRISP_TEST_SEED=N replays the random names; CRISP_TEST_ONLY=REGEX runs
-# only the situations whose description matches.
+# their exit status and stderr are compared. How the check options combine
+# is test_md5sum_check_options.sh's part.
+# Usage: test_md5sum_diff.sh PATH-TO-CRISP. Environment: see
+# md5sum_oracle.bash; CRISP_TEST_SEED=N replays the random names.
 set -u
-CRISP_TEST_WRAPPER=${CRISP_TEST_WRAPPER:-${MESON_EXE_WRAPPER:-}}
 crisp_binary=$(realpath "${1:?usage: test_md5sum_diff.sh PATH-TO-CRISP}")
 reference=${CRISP_TEST_REFERENCE:-/usr/bin/md5sum}
 if ! "$reference" --version 2> /dev/null | grep -q 'GNU coreutils'; then
@@ -26,83 +24,12 @@ fi
 seed=${CRISP_TEST_SEED:-$(( (RANDOM << 15) | RANDOM ))}
 echo "# seed $seed"
 export LC_ALL=C.UTF-8
-failures=0
-checks=0
 
 work=$(mktemp -d)
 trap 'chmod -R u+rwx "$work" 2> /dev/null; rm -rf "$work"' EXIT
 tree=$work/tree
-mkdir -p "$tree" "$work/void" "$work/bin"
-ln -s "$(realpath "$reference")" "$work/bin/md5sum"
-PATH=$work/bin:$PATH
-
-# md5 ARGS...: the md5sum under test (set per side by run_side), killed
-# after md5_timeout seconds when that is set.
-md5() {
-  if [ "$side" = crisp ]; then
-    ${md5_timeout:+timeout $md5_timeout} ${CRISP_TEST_WRAPPER:-} "$crisp_binary" md5sum "$@"
-  else
-    # Found through PATH, so that its argv[0] (its name in messages) is md5sum.
-    ${md5_timeout:+timeout $md5_timeout} md5sum "$@"
-  fi
-}
-
-# Program name and emulator noise out of a message stream.
-normalise() {
-  sed -e '/^qemu-[a-z0-9_]*: /d' \
-      -e "s/^crisp md5sum: /md5sum: /" \
-      -e "s/^Try 'crisp md5sum --help'/Try 'md5sum --help'/" "$1"
-}
-
-# run_side SIDE MODE SNIPPET: runs the bash snippet (which calls md5) in the
-# tree; MODE "split" keeps stdout and stderr apart, "joined" sends both to
-# one file, as 2>&1 does.
-run_side() {
-  side=$1
-  local mode=$2 snippet=$3 dir=$work/$1
-  mkdir -p "$dir"
-  if [ "$mode" = joined ]; then
-    (cd "$tree" && eval "$snippet") > "$dir/out" 2>&1
-  else
-    (cd "$tree" && eval "$snippet") > "$dir/out" 2> "$dir/err"
-  fi
-  echo $? > "$dir/status"
-  normalise "$dir/out" > "$dir/out.n"
-  if [ "$mode" = joined ]; then : > "$dir/err.n"; else normalise "$dir/err" > "$dir/err.n"; fi
-}
-
-# same DESCRIPTION [--joined] [--no-stdout] -- SNIPPET: coreutils and crisp
-# agree on stdout, stderr and exit status.
-same() {
-  local description=$1 mode=split compare_stdout=1
-  shift
-  while [ "$1" != -- ]; do
-    case $1 in
-      --joined) mode=joined ;;
-      --no-stdout) compare_stdout=0 ;;
-    esac
-    shift
-  done
-  local snippet=$2
-  [[ $description =~ ${CRISP_TEST_ONLY:-.} ]] || return 0
-  [ -n "${CRISP_TEST_VERBOSE:-}" ] && echo "# $description"
-  run_side coreutils "$mode" "$snippet"
-  run_side crisp "$mode" "$snippet"
-  local ref=$work/coreutils got=$work/crisp
-  if [ $compare_stdout = 1 ] && ! cmp -s "$ref/out.n" "$got/out.n"; then
-    fail "$description: stdout differs"
-    diff <(od -c "$ref/out.n") <(od -c "$got/out.n") | head -12
-  elif ! cmp -s "$ref/err.n" "$got/err.n"; then
-    fail "$description: stderr differs"
-    diff "$ref/err.n" "$got/err.n" | head -12
-  elif ! cmp -s "$ref/status" "$got/status"; then
-    fail "$description: exit status $(cat "$got/status"), coreutils $(cat "$ref/status")"
-  else
-    checks=$((checks + 1))
-  fi
-}
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+mkdir -p "$tree" "$work/void"
+. "$(dirname "${BASH_SOURCE[0]}")/md5sum_oracle.bash"
 
 cd "$tree" || exit 1
 
@@ -114,12 +41,35 @@ awkward=('a:b' 'a=b' '^caret' '~tilde' 'x~' '#hash' 'x#y' '{' '}' 'a{b}' "it's" 
   '-dash' 'plain.txt' "$(printf 'x%.0s' $(seq 250))")
 for name in "${awkward[@]}"; do printf '%s' "$name" > "./$name"; done
 : > empty
-head -c 1000000 /dev/urandom > big
-for size in 1 55 56 63 64 65 4095 4096 65535 65536 65537 131073; do head -c $size /dev/urandom > "size_$size"; done
-mkdir many directory
-for i in $(seq 1 150); do head -c $(( (i * 7919) % 70000 )) /dev/urandom > "many/f$i"; done
-head -c 3000 /dev/urandom > small
-head -c 5000 /dev/urandom > small2
+mkdir many directory random
+# Contents of every size that matters, and random names (bytes from shell
+# specials, controls, UTF-8 and stray high bytes) made from the seed, all
+# from one program.
+python3 - "$seed" "$work/random_names" << 'EOF'
+import os, random, sys
+def write(name, content):
+    with open(name, "wb") as out:
+        out.write(content)
+write("big", os.urandom(1000000))
+for size in (1, 55, 56, 63, 64, 65, 4095, 4096, 65535, 65536, 65537, 131073):
+    write("size_%d" % size, os.urandom(size))
+for i in range(1, 151):
+    write("many/f%d" % i, os.urandom((i * 7919) % 70000))
+write("small", os.urandom(3000))
+write("small2", os.urandom(5000))
+rng = random.Random(int(sys.argv[1]))
+pieces = [bytes([c]) for c in b" !\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~\t\n\r\a\b\f\v\x01\x1b\x7faZ09"]
+pieces += [b"\xe9", b"\xc3", b"\xc3\xa9", b"\xe2\x82\xac", b"\xe2\x80\x8b", b"\xf0\x9f\x98\x80", b"\xc2\x85", b"\xff",
+           b"\xe2\x82", b"\xcc\x81"]
+with open(sys.argv[2], "wb") as names:
+    for _ in range(300):
+        name = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        if name in (b"-", b".", b".."):
+            name += b"x"
+        name = name.replace(b"/", b"_")
+        write(b"random/" + name, name)
+        names.write(name + b"\0")
+EOF
 mkfifo fifo
 export awkward_list
 awkward_list=$(printf '%q ' "${awkward[@]}")
@@ -134,22 +84,7 @@ for locale in C.UTF-8 C; do
   same "missing awkward names, LC_ALL=$locale" -- "cd ../void && LC_ALL=$locale md5 -- $awkward_list ''"
 done
 
-# ---- random names (bytes from shell specials, controls, UTF-8 and stray
-# high bytes), missing and present, in both locales.
-python3 - "$seed" > "$work/random_names" << 'EOF'
-import random, sys
-rng = random.Random(int(sys.argv[1]))
-pieces = [bytes([c]) for c in b" !\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~\t\n\r\a\b\f\v\x01\x1b\x7faZ09"]
-pieces += [b"\xe9", b"\xc3", b"\xc3\xa9", b"\xe2\x82\xac", b"\xe2\x80\x8b", b"\xf0\x9f\x98\x80", b"\xc2\x85", b"\xff",
-           b"\xe2\x82", b"\xcc\x81"]
-out = sys.stdout.buffer
-for _ in range(300):
-    name = b"".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
-    if name in (b"-", b".", b".."):
-        name += b"x"
-    out.write(name.replace(b"/", b"_") + b"\0")
-EOF
-mkdir random && (cd random && while IFS= read -r -d '' name; do printf '%s' "$name" > "./$name"; done) < "$work/random_names"
+# ---- the random names, missing and present, in both locales.
 for locale in C.UTF-8 C; do
   same "random missing names, LC_ALL=$locale" -- \
     "cd ../void && mapfile -d '' names < '$work/random_names' && LC_ALL=$locale md5 -- \"\${names[@]}\""
@@ -274,5 +209,6 @@ slow_list() {
 if [[ ! "-c on a slow pipe" =~ ${CRISP_TEST_ONLY:-.} ]]; then :
 elif slow_list; then checks=$((checks + 1)); else fail "-c on a slow pipe waited for more lines before reporting"; fi
 
+oracle_finish
 echo "$checks checks passed, $failures failed"
 [ $failures = 0 ]

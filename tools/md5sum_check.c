@@ -243,7 +243,10 @@ static int check_file(const char *file, const struct md5sum_options *options, in
     else fd = open(file, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
-    cli_error("%s: %s", cli_quote(file), strerror(errno));
+    /* Kept before quoting: the first quote sets the locale, which may set
+     * errno, and the arguments may be evaluated in either order. */
+    const int error = errno;
+    cli_error("%s: %s", cli_quote(file), strerror(error));
     return 0;
   }
   check_lines_init(&run.lines, fd);
