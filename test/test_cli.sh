@@ -147,6 +147,13 @@ tag=$(crisp poly1305 --key-file=- "$work/rfc8439" < "$work/key" 2> /dev/null)
 expect_status 2 "poly1305 --key-file - with the message on stdin too" -- crisp poly1305 --key-file -
 expect_status 2 "poly1305 --key-file holding no key" -- crisp poly1305 --key-file "$work/rfc8439" "$work/rfc8439"
 expect_status 1 "poly1305 --key-file missing" -- crisp poly1305 --key-file "$work/no-such-key" "$work/rfc8439"
+# The reason an open or read failed, not the errno quoting the name left.
+for target in "$work/rfc8439/x:Not a directory" "$work:Is a directory"; do
+  message=$(crisp poly1305 -k $key "${target%%:*}" 2>&1 >/dev/null)
+  case "$message" in *": ${target#*:}") pass ;; *) fail "poly1305 of ${target%%:*}: '$message'" ;; esac
+  message=$(crisp poly1305 --key-file "${target%%:*}" "$work/rfc8439" 2>&1 >/dev/null)
+  case "$message" in *": ${target#*:}") pass ;; *) fail "poly1305 --key-file ${target%%:*}: '$message'" ;; esac
+done
 expect_status 2 "poly1305 with two keys" -- crisp poly1305 -k $key --key-file "$work/key" "$work/rfc8439"
 expect_status 2 "poly1305 with two files" -- crisp poly1305 -k $key "$work/rfc8439" "$work/rfc8439"
 # Names and arguments reach stderr quoted: no raw escape sequence.

@@ -46,7 +46,8 @@ static int read_fd(int fd, const char *name, uint8_t *buffer, size_t size, size_
     const ssize_t got = read(fd, buffer + *length, size - *length);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      cli_error("%s: %s", cli_quote(name), strerror(errno));
+      const int error = errno; /* cli_quote may change errno; arguments go in any order */
+      cli_error("%s: %s", cli_quote(name), strerror(error));
       return -1;
     }
     if (got == 0 || (*length += (size_t)got) == size) return 0;
@@ -65,7 +66,8 @@ static int read_key_file(const char *name, uint8_t key[CRISP_POLY1305_KEY_SIZE])
     else fd = open(name, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
-    cli_error("%s: %s", cli_quote(name), strerror(errno));
+    const int error = errno; /* as in read_fd */
+    cli_error("%s: %s", cli_quote(name), strerror(error));
     return 1;
   }
   char text[KEY_FILE_LIMIT + 1];
@@ -97,7 +99,8 @@ static int tag_file(const char *name, const uint8_t key[CRISP_POLY1305_KEY_SIZE]
     else fd = open(name, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
-    cli_error("%s: %s", cli_quote(name), strerror(errno));
+    const int error = errno; /* as in read_fd */
+    cli_error("%s: %s", cli_quote(name), strerror(error));
     return 1;
   }
   uint8_t *buffer = malloc(CHUNK_SIZE);
