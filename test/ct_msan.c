@@ -4,9 +4,11 @@
  * ct-msan). Secret inputs are poisoned
  * (ct_secret): MemorySanitizer then reports, and stops the program at, any
  * conditional branch or memory address computed from them, in C and in
- * intrinsics alike. Products of secrets stay secret, so every result is
- * declassified (ct_declassify) before it is compared with the generic
- * implementation's on the same, unpoisoned, inputs. Inline assembly is
+ * intrinsics alike, and (test/ct_msan_copies.h) at any memcpy, memmove,
+ * memset or memcmp given a secret address or length. Products of secrets
+ * stay secret, so every result is declassified (ct_declassify) before it is
+ * compared with the generic implementation's on the same, unpoisoned,
+ * inputs. Inline assembly is
  * opaque to MemorySanitizer: test/ct_msan_ignore.txt lists the asm functions,
  * whose results come out declassified, and the README says which kernels
  * that leaves to the timing test and memcheck. */
