@@ -112,9 +112,11 @@ msan_build() {
     echo "clang is needed for the MemorySanitizer build" >&2
     return 1
   }
-  CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
-    -Dplant_leak="$plant" \
-    "-Dc_args=-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2 -include $root/test/ct_msan_copies.h" \
+  local c_args="-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2"
+  c_args+=" -include $root/test/ct_msan_copies.h"
+  # meson configure: a directory set up before keeps its own c_args otherwise
+  { CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
+    -Dplant_leak="$plant" "-Dc_args=$c_args" && meson configure "$dir" "-Dc_args=$c_args"; } \
     >"$log.setup.log" 2>&1 || {
     cat "$log.setup.log"
     return 1

@@ -439,6 +439,9 @@ int main(void) {
   ct_secret(&probe, 1);
   if (__msan_test_shadow(&probe, 1) != 0)
     ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
+#ifndef CRISP_TEST_CT_MSAN_COPIES_H
+  ct_fail("memcpy and its kin are unchecked: build with -include test/ct_msan_copies.h (scripts/hardening.sh)");
+#endif
   printf("# level %s on %s\n", crisp_level(), crisp_cpu_brand());
   test_poly1305();
   test_chacha20();
