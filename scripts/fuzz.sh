@@ -6,9 +6,11 @@
 #   bash scripts/fuzz.sh --time 3600 bn_mul   one harness for an hour
 #   bash scripts/fuzz.sh --list               harness names
 #
-# New inputs go to a scratch corpus (BUILD/fuzz-corpus/NAME), never into the
-# repository; a failing input is saved as BUILD/fuzz-artifacts/crash-* and
-# replays with `BUILD/fuzz/fuzz_NAME FILE`. Exit status non-zero when any
+# Every run starts from the committed seeds alone, as CI's does: they are
+# copied into a fresh scratch corpus (a temporary directory in BUILD, removed
+# at the end), which takes the new inputs, so neither the repository nor a
+# later run sees them. A failing input is saved as BUILD/fuzz-artifacts/crash-*
+# and replays with `BUILD/fuzz/fuzz_NAME FILE`. Exit status non-zero when any
 # harness found a failure.
 #
 # Environment: CRISP_FUZZ_BUILD (default: build-fuzz in the repository, or
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=${2:?--time needs seconds}; shift ;;
     --list) printf '%s\n' "${harnesses[@]}"; exit 0 ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *)
       [[ " ${harnesses[*]} " == *" $1 "* ]] || { echo "fuzz.sh: unknown harness '$1' (try --list)" >&2; exit 2; }
@@ -49,18 +51,27 @@ meson compile -C "$build" $(printf 'fuzz/fuzz_%s ' "${selected[@]}") >/dev/null 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p "$build/fuzz-artifacts"
+scratch=$(mktemp -d "$build/fuzz-corpus.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT
 status=0
 run_one() {
-  local harness=$1 corpus=$build/fuzz-corpus/$1 log=$build/fuzz-$1.log
+  local harness=$1 corpus=$scratch/$1 log=$build/fuzz-$1.log seeds started
   mkdir -p "$corpus"
-  if "$build/fuzz/fuzz_$harness" -max_total_time="$seconds" -print_final_stats=1 \
-    -artifact_prefix="$build/fuzz-artifacts/$harness-" "$corpus" "$root/fuzz/corpus/$harness" >"$log" 2>&1; then
-    printf '  %-12s ok     %s\n' "$harness" "$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)"
-  else
+  cp -R "$root/fuzz/corpus/$harness/." "$corpus/"
+  if ! "$build/fuzz/fuzz_$harness" -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-artifacts/$harness-" "$corpus" >"$log" 2>&1; then
     printf '  %-12s FAILED (log %s)\n' "$harness" "$log"
     grep -E 'fuzz check failed|ERROR|SUMMARY|Test unit written' "$log" | head -10 | sed 's/^/      /'
     return 1
   fi
+  # libFuzzer counts the inputs it started from: the committed seeds, no more
+  seeds=$(find "$root/fuzz/corpus/$harness" -type f | wc -l)
+  started=$(grep -Eo 'seed corpus: files: [0-9]+' "$log" | grep -Eo '[0-9]+$' | head -1)
+  if [ "${started:-none}" != "$seeds" ]; then
+    printf '  %-12s FAILED: started from %s inputs, not the %s committed seeds\n' "$harness" "${started:-no}" "$seeds"
+    return 1
+  fi
+  printf '  %-12s ok     %s\n' "$harness" "$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1)"
 }
 jobs=${CRISP_FUZZ_JOBS:-1}
 pids=()

@@ -103,17 +103,20 @@ stage_constant-time() {
 # ---- constant time beyond memcheck ------------------------------------------
 
 # msan_build DIR PLANT: the MemorySanitizer build of test/ct_msan.c (clang;
-# test/ct_msan_ignore.txt names the asm functions it cannot see into), with
-# -Dplant_leak=PLANT.
+# test/ct_msan_ignore.txt names the asm functions it cannot see into;
+# test/ct_msan_copies.h, forced into every file, checks that memcpy and its
+# kin get public addresses and lengths), with -Dplant_leak=PLANT.
 msan_build() {
   local dir=$1 plant=$2 log=$native_dir/msan-$2
   command -v clang >/dev/null || {
     echo "clang is needed for the MemorySanitizer build" >&2
     return 1
   }
-  CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
-    -Dplant_leak="$plant" \
-    "-Dc_args=-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2" \
+  local c_args="-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2"
+  c_args+=" -include $root/test/ct_msan_copies.h"
+  # meson configure: a directory set up before keeps its own c_args otherwise
+  { CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
+    -Dplant_leak="$plant" "-Dc_args=$c_args" && meson configure "$dir" "-Dc_args=$c_args"; } \
     >"$log.setup.log" 2>&1 || {
     cat "$log.setup.log"
     return 1

@@ -9,7 +9,7 @@
 #
 # A mutant is a patch that `git apply` takes at the repository root. Lines
 # before its first "diff --git" say what the bug is; one of them may be
-#   Emulate: qemu64 | Haswell | Broadwell | arm64 | clang | long
+#   Emulate: qemu64 | Haswell | Broadwell | arm64 | clang | long | msan
 # for code only that CPU reaches: when the native `meson test` passes, the
 # suite's test programs then run on that emulated CPU (arm64: a cross build
 # under qemu-aarch64) before the mutant counts as survived. clang is not a
@@ -17,6 +17,9 @@
 # clang's code shows (a stack wipe that gcc's frame layout happens not to
 # need). long is not a CPU either: the md5-long stage's real 4 GiB
 # messages (CRISP_TEST_LONG=1), for length arithmetic only they reach.
+# msan is the ct-msan stage's build (test/ct_msan.c under
+# MemorySanitizer, secrets poisoned), for a secret-dependent branch or
+# address no functional test can see.
 #
 # Each mutant ends as one of: killed (a test failed), survived (every test
 # passed: a gap in the tests), no longer applies (the code it patches has
@@ -59,6 +62,7 @@ git -C "$tree" -c user.name=mutate -c user.email=mutate@localhost commit -qm bas
 native=$scratch/native
 arm64=$scratch/arm64
 clang_build=$scratch/clang
+msan_build=$scratch/msan
 if [ ! -f "$native/build.ninja" ]; then
   meson setup "$native" "$tree" >"$log_dir/setup.log" 2>&1 || { cat "$log_dir/setup.log"; exit 1; }
 fi
@@ -96,6 +100,14 @@ emulated_passes() {
     fi
     meson compile -C "$clang_build" >>"$log" 2>&1 || return 1
     CRISP_TEST_SCALE=0.25 meson test -C "$clang_build" --no-rebuild $(binary_tests "$clang_build") >>"$log" 2>&1
+  elif [ "$cpu" = msan ]; then
+    if [ ! -f "$msan_build/build.ninja" ]; then
+      CC=clang meson setup "$msan_build" "$tree" -Db_sanitize=memory -Db_lundef=false -Dtools=false \
+        -Dpeers=disabled "-Dc_args=-fsanitize-ignorelist=$tree/test/ct_msan_ignore.txt \
+        -include $tree/test/ct_msan_copies.h" >>"$log" 2>&1 || return 0
+    fi
+    meson compile -C "$msan_build" test/ct_msan >>"$log" 2>&1 || return 1
+    MSAN_OPTIONS=halt_on_error=1 "$msan_build/test/ct_msan" >>"$log" 2>&1
   else
     CRISP_TEST_SCALE=0.25 meson test -C "$native" --no-rebuild --wrapper "qemu-x86_64 -cpu $cpu" \
       $(binary_tests "$native") >>"$log" 2>&1

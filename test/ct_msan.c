@@ -4,9 +4,11 @@
  * ct-msan). Secret inputs are poisoned
  * (ct_secret): MemorySanitizer then reports, and stops the program at, any
  * conditional branch or memory address computed from them, in C and in
- * intrinsics alike. Products of secrets stay secret, so every result is
- * declassified (ct_declassify) before it is compared with the generic
- * implementation's on the same, unpoisoned, inputs. Inline assembly is
+ * intrinsics alike, and (test/ct_msan_copies.h) at any memcpy, memmove,
+ * memset or memcmp given a secret address or length. Products of secrets
+ * stay secret, so every result is declassified (ct_declassify) before it is
+ * compared with the generic implementation's on the same, unpoisoned,
+ * inputs. Inline assembly is
  * opaque to MemorySanitizer: test/ct_msan_ignore.txt lists the asm functions,
  * whose results come out declassified, and the README says which kernels
  * that leaves to the timing test and memcheck. */
@@ -437,6 +439,9 @@ int main(void) {
   ct_secret(&probe, 1);
   if (__msan_test_shadow(&probe, 1) != 0)
     ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
+#ifndef CRISP_TEST_CT_MSAN_COPIES_H
+  ct_fail("memcpy and its kin are unchecked: build with -include test/ct_msan_copies.h (scripts/hardening.sh)");
+#endif
   printf("# level %s on %s\n", crisp_level(), crisp_cpu_brand());
   test_poly1305();
   test_chacha20();

@@ -6,8 +6,9 @@
  * against keys from a pool - and Welch's t-test compares the two
  * distributions of cycle counts, whole and cropped at several percentiles
  * (a constant-time kernel has the same distribution for both classes; a
- * leak shifts one of them). The largest |t| of each target is printed; the
- * program fails when one exceeds the threshold.
+ * leak shifts one of them). The largest |t| of each target is printed; a
+ * target over the threshold is measured again, up to four times, and the
+ * program fails when one of those repeats is over it too.
  *
  *   CRISP_CT_TIMING_SCALE=10   ten times the samples (the long, opt-in run)
  *   CRISP_CT_TIMING_THRESHOLD  the |t| above which a target fails (default 10)
@@ -367,21 +368,26 @@ static size_t leaks, targets;
 static double threshold, largest;
 static char largest_name[96];
 
-/* A target over the threshold is measured twice more, same inputs, each
- * after a pause: a leak is there every time, while a burst of load on the
- * shared machine that happened to hit one class harder (seen lasting up to
- * a fraction of a second) is not. It leaks when all three agree. */
-#define CONFIRMATIONS 2
+/* A target over the threshold is measured again, same inputs, each time
+ * after a pause, up to REPEATS times, and leaks when any repeat is over the
+ * threshold too. A burst of load on the shared machine that happened to
+ * hit one class harder (seen lasting up to a fraction of a second) passes
+ * with the pause and seldom comes back for a second measurement of the
+ * same target; a leak shows in most measurements, but under load not in
+ * all of them, so one repeat that shows it is enough. A target of a
+ * constant-time kernel reaches the threshold at all only by such a burst,
+ * so it passes unless a burst strikes twice. */
+#define REPEATS 4
 #define PAUSE_SECONDS 1
 
 static void report(const target *t, double scale) {
   const size_t samples = (size_t)((double)t->samples * scale);
   double median0 = 0, median1 = 0, crop_at = 100;
   unsigned calls = 1;
-  double worst = measure(t, samples, &median0, &median1, &crop_at, &calls);
-  int leak = fabs(worst) > threshold;
+  const double worst = measure(t, samples, &median0, &median1, &crop_at, &calls);
+  int leak = 0;
   char again[64] = "";
-  for (int c = 0; leak && c < CONFIRMATIONS; c++) {
+  for (int c = 0; fabs(worst) > threshold && !leak && c < REPEATS; c++) {
     double m0, m1, at;
     unsigned k;
     const struct timespec pause = {PAUSE_SECONDS, 0};
@@ -389,7 +395,7 @@ static void report(const target *t, double scale) {
     const double repeat = measure(t, samples, &m0, &m1, &at, &k);
     const size_t used = strlen(again);
     snprintf(again + used, sizeof again - used, "%s%.1f", c ? ", " : "", fabs(repeat));
-    if (fabs(repeat) <= threshold) leak = 0;
+    leak = fabs(repeat) > threshold;
   }
   targets++;
   leaks += leak;
