@@ -3,8 +3,9 @@
  * implementations best first with the features each executes and its
  * CRYPTO_OPTIONS switch (crisp(3), Dispatch), the microarchitecture
  * table's rows, and a CPUID (or auxv) probe of the CPU's features that
- * does not go through the library. Written from the docs, never from
- * src/: a difference between the two is what the test is for. */
+ * does not go through the library (test_cpu_mask.c uses the features,
+ * levels and probe too). Written from the docs, never from src/: a
+ * difference between the two is what the tests are for. */
 #ifndef CRISP_TEST_DISPATCH_MODEL_H
 #define CRISP_TEST_DISPATCH_MODEL_H
 
@@ -156,7 +157,7 @@ static const struct {
     {"", "", "", 0},
 };
 
-static feature_set parse_features(const char *list) {
+static inline feature_set parse_features(const char *list) {
   feature_set set = 0;
   while (*list) {
     list += strspn(list, " ");
@@ -169,7 +170,7 @@ static feature_set parse_features(const char *list) {
 }
 
 /* CRISP_CPU_DISABLE's names: commas or white space, any case. */
-static feature_set parse_disabled(const char *list) {
+static inline feature_set parse_disabled(const char *list) {
   feature_set set = 0;
   while (list && *list) {
     list += strspn(list, ", \t\n");
@@ -182,7 +183,7 @@ static feature_set parse_disabled(const char *list) {
   return set;
 }
 
-static void feature_list(feature_set set, char *out, size_t size) {
+static inline void feature_list(feature_set set, char *out, size_t size) {
   size_t used = 0;
   out[0] = '\0';
   for (int i = 0; i < FEATURE_COUNT && used < size; i++)
@@ -192,7 +193,7 @@ static void feature_list(feature_set set, char *out, size_t size) {
 
 /* What this CPU has, asked directly: AVX and AVX-512 count only when the OS
  * saves their registers (XCR0). */
-static feature_set probe_independently(void) {
+static inline feature_set probe_independently(void) {
   feature_set set = 0;
 #if defined(__x86_64__)
   unsigned a, b, c, d, b7 = 0, max = __get_cpuid_max(0, NULL);
@@ -225,7 +226,7 @@ static feature_set probe_independently(void) {
 }
 
 /* "AuthenticAMD family 0x1a model 0x02": vendor, display family and model. */
-static void probe_identity(char *out, size_t size) {
+static inline void probe_identity(char *out, size_t size) {
 #if defined(__x86_64__)
   unsigned a, b, c, d;
   char vendor[13] = "";
@@ -241,19 +242,19 @@ static void probe_identity(char *out, size_t size) {
 #endif
 }
 
-static feature_set level_needs(int level) {
+static inline feature_set level_needs(int level) {
   feature_set set = 0;
   for (int i = 0; i <= level; i++) set |= parse_features(levels[i].needs);
   return set;
 }
 
-static int level_of(const char *name, int ignore_case) {
+static inline int level_of(const char *name, int ignore_case) {
   for (int i = 0; i < LEVEL_COUNT; i++)
     if ((ignore_case ? strcasecmp : strcmp)(levels[i].name, name) == 0) return i;
   return -1;
 }
 
-static int impl_level(const char *impl) {
+static inline int impl_level(const char *impl) {
   char level[32];
   snprintf(level, sizeof level, "%.*s", (int)strcspn(impl, "-"), impl);
   return level_of(level, 0);
@@ -268,13 +269,13 @@ static const impl_row *impl_at(int k, int i) {
   return i == 0 ? &generic_row : NULL;
 }
 
-static int find_kernel(const char *name, size_t len) {
+static inline int find_kernel(const char *name, size_t len) {
   for (int k = 0; k < KERNELS; k++)
     if (strlen(kernels[k].name) == len && strncasecmp(kernels[k].name, name, len) == 0) return k;
   return -1;
 }
 
-static const impl_row *find_impl(int k, const char *name) {
+static inline const impl_row *find_impl(int k, const char *name) {
   for (int i = 0; impl_at(k, i); i++)
     if (strcasecmp(impl_at(k, i)->name, name) == 0) return impl_at(k, i);
   return NULL;

@@ -1,8 +1,9 @@
 /* test/test_cpu_mask.c - dispatch on a smaller CPU, natively: CRISP_CPU_DISABLE
  * hides features, and what crisp then reports and selects is checked against
  * expectations computed here, not through the library: the features come from
- * this file's own CPUID/XGETBV (or auxv) probe, the levels and what each
- * implementation needs from the tables below. Each case runs in a forked
+ * the tests' own CPUID/XGETBV (or auxv) probe, the levels from the documented
+ * model (dispatch_model.h), and what each implementation needs from them and
+ * the qualifiers below. Each case runs in a forked
  * child, because the environment is read once per process. */
 #include <errno.h>
 #include <sys/wait.h>
@@ -10,46 +11,11 @@
 
 #include "common.h"
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#elif defined(__aarch64__)
-#include <sys/auxv.h>
-#endif
+#include "dispatch_model.h" /* the features, the levels and the CPUID/auxv probe */
 
 /* ---- the independent model -------------------------------------------- */
 
 enum { MAX_FEATURES = 16 };
-
-/* Feature names as crisp prints them, in crisp's order. */
-#if defined(__x86_64__)
-static const char *const all_features[] = {"sse2",    "bmi1",     "bmi2",     "adx",      "avx",       "avx2",
-                                           "avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma"};
-/* Each level and the features it needs on top of the levels below it. */
-static const struct {
-  const char *name;
-  const char *needs;
-} levels[] = {{"generic", ""},
-              {"x86_64", ""},
-              {"avx2", "avx avx2"},
-              {"avx512", "avx512f avx512vl avx512bw"},
-              {"avx512ifma", "avx512ifma"}};
-#elif defined(__aarch64__)
-static const char *const all_features[] = {"asimd"};
-static const struct {
-  const char *name;
-  const char *needs;
-} levels[] = {{"generic", ""}, {"arm64", ""}, {"neon", "asimd"}};
-#else
-static const char *const all_features[] = {""};
-static const struct {
-  const char *name;
-  const char *needs;
-} levels[] = {{"generic", ""}};
-#endif
-enum {
-  FEATURE_COUNT = sizeof all_features / sizeof all_features[0],
-  LEVEL_COUNT = sizeof levels / sizeof levels[0]
-};
 
 /* Features an implementation needs at least, besides its level's: its name's
  * qualifier (x86_64-adx multiplies with MULX and adds with ADCX/ADOX). */
@@ -57,61 +23,6 @@ static const struct {
   const char *qualifier;
   const char *needs;
 } qualifiers[] = {{"bmi1", "bmi1"}, {"adx", "bmi2 adx"}};
-
-typedef uint32_t feature_set; /* bit i: all_features[i] */
-
-static feature_set parse_features(const char *list) {
-  feature_set set = 0;
-  while (*list) {
-    list += strspn(list, " ");
-    const size_t len = strcspn(list, " ");
-    for (int i = 0; i < FEATURE_COUNT; i++)
-      if (len && strlen(all_features[i]) == len && strncmp(list, all_features[i], len) == 0) set |= 1u << i;
-    list += len;
-  }
-  return set;
-}
-
-/* What this CPU has, asked directly: AVX and AVX-512 count only when the OS
- * saves their registers (XCR0), as the library's probe promises. */
-static feature_set probe_independently(void) {
-  feature_set set = 0;
-#if defined(__x86_64__)
-  unsigned a, b, c, d, max = __get_cpuid_max(0, NULL);
-  __cpuid(1, a, b, c, d);
-  const int sse2 = d >> 26 & 1, osxsave = c >> 27 & 1, avx_bit = c >> 28 & 1;
-  unsigned long long xcr0 = 0;
-  if (osxsave) {
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    xcr0 = (unsigned long long)hi << 32 | lo;
-  }
-  const int os_avx = (xcr0 & 6) == 6, os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
-  unsigned b7 = 0;
-  if (max >= 7) __cpuid_count(7, 0, a, b7, c, d);
-  const int bits[FEATURE_COUNT] = {sse2,
-                                   b7 >> 3 & 1,
-                                   b7 >> 8 & 1,
-                                   b7 >> 19 & 1,
-                                   avx_bit && os_avx,
-                                   (b7 >> 5 & 1) && os_avx,
-                                   (b7 >> 16 & 1) && os_avx512,
-                                   (b7 >> 31 & 1) && os_avx512,
-                                   (b7 >> 30 & 1) && os_avx512,
-                                   (b7 >> 17 & 1) && os_avx512,
-                                   (b7 >> 21 & 1) && os_avx512};
-  for (int i = 0; i < FEATURE_COUNT; i++) set |= (feature_set)(bits[i] ? 1u : 0u) << i;
-#elif defined(__aarch64__)
-  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) set |= 1;
-#endif
-  return set;
-}
-
-static feature_set level_needs(int level) {
-  feature_set set = 0;
-  for (int i = 0; i <= level; i++) set |= parse_features(levels[i].needs);
-  return set;
-}
 
 static int level_index(const char *name, size_t len) {
   for (int i = 0; i < LEVEL_COUNT; i++)
@@ -138,14 +49,6 @@ static feature_set impl_needs(const char *impl) {
       if (strcmp(impl + level_len + 1, qualifiers[q].qualifier) == 0)
         set |= parse_features(qualifiers[q].needs);
   return set;
-}
-
-static void feature_list(feature_set set, char *out, size_t size) {
-  size_t used = 0;
-  out[0] = '\0';
-  for (int i = 0; i < FEATURE_COUNT && used < size; i++)
-    if (set >> i & 1)
-      used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", all_features[i]);
 }
 
 /* ---- one case in a child ---------------------------------------------- */
@@ -210,7 +113,7 @@ static void run_child(const char *label, const char *disable, const char *force,
     int names_missing = 0;
     for (int i = 0; i < FEATURE_COUNT; i++) {
       char word[32];
-      snprintf(word, sizeof word, " %s", all_features[i]);
+      snprintf(word, sizeof word, " %s", feature_names[i]);
       if ((missing >> i & 1) && strstr(err, word)) names_missing = 1;
     }
     CHILD_CHECK(names_missing, "the line names no missing feature the level needs: %s", err);
@@ -308,7 +211,7 @@ static void test_each_feature_hidden(void **state) {
   for (int f = 0; f < FEATURE_COUNT; f++) {
     if (!(have >> f & 1)) continue;
     char disable[64], label[160];
-    snprintf(disable, sizeof disable, "%s", all_features[f]);
+    snprintf(disable, sizeof disable, "%s", feature_names[f]);
     for (char *c = disable; (f & 1) && *c; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
     snprintf(label, sizeof label, "CRISP_CPU_DISABLE=%s", disable);
     run_case(label, disable, NULL, 1u << f);
@@ -327,7 +230,7 @@ static void test_all_hidden(void **state) {
   size_t used = 0;
   for (int f = 0; f < FEATURE_COUNT; f++)
     used += (size_t)snprintf(disable + used, sizeof disable - used, "%s%s", f ? (f & 1 ? ", " : " ") : "",
-                             all_features[f]);
+                             feature_names[f]);
   run_case("every feature hidden", disable, NULL, (1u << FEATURE_COUNT) - 1);
   for (int level = 0; level < LEVEL_COUNT; level++) {
     char label[600];
