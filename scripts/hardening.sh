@@ -9,7 +9,7 @@
 # PREFIX-wipe-COMPILER-OLEVEL (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
 # PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
-# Longer runs (see README "Hardening"):
+# Longer runs (see docs/hardening.md):
 #   CRISP_FUZZ_TIME=600 bash scripts/test.sh fuzz     10 minutes per harness
 #   CRISP_HARDENING_LONG=1 bash scripts/test.sh valgrind sanitize
 #       full-size random trials under valgrind, and the crisp command too

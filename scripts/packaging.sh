@@ -313,8 +313,8 @@ build_consumers_from() {
   done
 }
 
-# test/consumer with crisp in subprojects/ through a wrap file, as the
-# README shows it: the source tarball sits in subprojects/packagecache, so
+# test/consumer with crisp in subprojects/ through a wrap file, as
+# docs/usage.md shows it: the source tarball sits in subprojects/packagecache, so
 # meson never downloads. -Dcrisp:avx512=false shows crisp's options reach
 # it; the checks then find no AVX-512 code and no crisp tool or test.
 build_subproject_consumer() {

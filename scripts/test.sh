@@ -396,7 +396,7 @@ declare -A emulated_model_features=(
   [Haswell]="sse2 bmi1 bmi2 avx avx2"
   [Broadwell]="sse2 bmi1 bmi2 adx avx avx2"
 )
-# Levels lowest first, each with the features it adds (README, "Dispatch").
+# Levels lowest first, each with the features it adds (docs/dispatch.md).
 x86_levels=("generic:" "x86_64:" "avx2:avx avx2" "avx512:avx512f avx512vl avx512bw" "avx512ifma:avx512ifma")
 # Every x86 implementation, best first, with the features its code needs.
 # A new implementation must be added here too, or this stage fails.

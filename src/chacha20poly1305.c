@@ -7,8 +7,8 @@
  * through in chunks of CHUNK bytes: ChaCha20 writes a chunk and Poly1305
  * reads it while it is still in L1, one pass over memory for messages
  * larger than the caches. Smaller chunks lose more to the vector
- * Poly1305's per-call setup than they gain in locality (README: the AEAD's
- * chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache.
+ * Poly1305's per-call setup than they gain in locality (docs/performance.md:
+ * the AEAD's chunk size); 16 KiB in and 16 KiB out still fit a current L1 data cache.
  * An open may not work that way: it verifies the tag over the whole
  * ciphertext before it writes any plaintext (aead_open). */
 #include "crisp/chacha20poly1305.h"

@@ -10,8 +10,9 @@
  * compared with the generic implementation's on the same, unpoisoned,
  * inputs. Inline assembly is
  * opaque to MemorySanitizer: test/ct_msan_ignore.txt lists the asm functions,
- * whose results come out declassified, and the README says which kernels
- * that leaves to the timing test and memcheck. */
+ * whose results come out declassified, and docs/hardening.md
+ * ("Constant-time evidence") says which kernels that leaves to the timing
+ * test and memcheck. */
 #include <sanitizer/msan_interface.h>
 
 #include "ct_common.h"

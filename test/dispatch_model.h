@@ -138,7 +138,7 @@ static const struct {
 };
 
 /* The microarchitecture names CRISP_CPU_UARCH takes, and the table's rules
- * (README, "By microarchitecture"): a preferred implementation is chosen
+ * (docs/dispatch.md, "By microarchitecture"): a preferred implementation is chosen
  * first when the cap and the CPU allow it; feature order skips a vetoed one. */
 static const char *const uarch_names[] = {"unknown",     "zen3",        "zen4",           "zen5",
                                           "skylake-x",   "icelake",     "sapphirerapids", "neoverse-n1",

@@ -586,7 +586,8 @@ static void test_force_bad_names(void **state) {
   assert_string_equal(crisp_level(), initial_level);
 }
 
-/* Level and implementation names are case-insensitive (README), and a near
+/* Level and implementation names are case-insensitive (docs/dispatch.md),
+ * and a near
  * miss of either (a prefix, an extension, a stray space) is refused: the
  * public-API side of what the CRYPTO_FORCE children check. */
 static void test_names_case_and_near_misses(void **state) {

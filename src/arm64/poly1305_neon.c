@@ -13,7 +13,7 @@
  * scalar (radix 2^64, MUL/UMULH), as does the odd block a run leaves.
  * CROSSOVER_BLOCKS = 16 (256 bytes) is the gate the JDK put in front of its
  * vector Poly1305, a conservative value rather than a measured crossover
- * (the README says where arm64 figures come from).
+ * (docs/performance.md says where arm64 figures come from).
  * ISA: ARMv8-A ASIMD. Lengths: long messages (>= 256 bytes per update). */
 #include "arm64/poly1305_arm64.h"
 

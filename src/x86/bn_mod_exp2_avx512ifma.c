@@ -168,7 +168,7 @@ static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __
  * accumulator's chain from step to step is two multiply-adds, the shift
  * and an addition instead of four multiply-adds and the shift; at 32 and
  * 40 digits the extra additions and registers cost more than that saves
- * (README, performance notes). */
+ * (docs/performance.md). */
 static inline __attribute__((always_inline)) void amm2_body(uint64_t *const r[2], const uint64_t *const a[2],
                                                              const uint64_t *const b[2], const uint64_t *const m[2],
                                                              const uint64_t k0[2], const int vectors,
@@ -439,7 +439,7 @@ static amm2_fn *amm2_for(size_t k) {
 /* The dedicated square where it beats amm2_body: at 32 and 40 digits the
  * cross products' partly masked vectors and the longer reduction (its
  * multiply-adds then fill the idle slots by themselves) leave it behind
- * (README, performance notes); there the ladder squares with amm2. */
+ * (docs/performance.md); there the ladder squares with amm2. */
 static ams2_fn *ams2_for(size_t k) { return k == 20 ? ams2_20 : NULL; }
 
 /* out[l] = table[l][index[l]] for both lanes, entries a multiple of 8

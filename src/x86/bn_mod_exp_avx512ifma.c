@@ -12,7 +12,7 @@
  * table costs 2^w products more): the choice depends on the modulus's size
  * alone. Where simple vector operations take one cycle and 512-bit
  * multiply-adds issue at half rate, the cycle count puts the two ladders
- * about level (README, performance). 3072 and 4096 bits, which have no
+ * about level (docs/performance.md). 3072 and 4096 bits, which have no
  * two-lane product, run the fixed-window ladder here:
  * converts in once, almost-Montgomery products (R' = 2^(52k), values kept
  * below 2m), converts out once and subtracts m once, selected by mask. The

@@ -16,7 +16,7 @@
  * Conversions run eight digits (or limbs) per 512-bit vector with permutes
  * and variable shifts.
  * The per-call figures against the MULX/ADX kernel and OpenSSL are in the
- * README's performance section (`crisp bench --kernel bn_mont_mul`). */
+ * docs/performance.md (`crisp bench --kernel bn_mont_mul`). */
 #include <immintrin.h>
 #include <string.h>
 
@@ -289,7 +289,7 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
 
 /* Sizes where one converted IFMA call beats the MULX/ADX kernel: at 1024
  * bits converting both ways per call costs more than the vectors save; from
- * 1536 bits up the vectors win (README, performance section). mod_exp
+ * 1536 bits up the vectors win (docs/performance.md). mod_exp
  * converts only once, so it uses every size crisp_bn52_limbs knows. */
 static int ifma_wins_per_call(size_t n) { return n >= 24 && crisp_bn52_limbs(n) != 0; }
 

@@ -46,7 +46,7 @@ static inline void load_words(const uint8_t *data, __m256i *low, __m256i *high) 
  * Cold, the key's first long call, also computes r^1..r^4; four 32x32-bit
  * vector multiplies do little better than the scalar 64x64-bit ones on a
  * core with fast scalar multiplies, so the vector path pays only from about
- * 72 blocks; warm, from two steps. The README's crossover table gives the
+ * 72 blocks; warm, from two steps. docs/performance.md's crossover table gives the
  * measurements and the command; these are the defaults of src/tuning.h,
  * which also keeps each at least one step. */
 #define AVX2_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX2_COLD)

@@ -38,8 +38,8 @@ static inline void load_words(const uint8_t *data, __m512i *low, __m512i *high) 
 
 /* Crossovers, in 16-byte blocks: a blocks call below them stays scalar.
  * Cold, the key's first long call, also computes r^1..r^8, so the vector
- * path pays from about 48 blocks; warm, from its first step. The README's
- * crossover table gives the measurements and the command; these are the
+ * path pays from about 48 blocks; warm, from its first step.
+ * docs/performance.md's crossover table gives the measurements and the command; these are the
  * defaults of src/tuning.h, which also keeps each at least one step. */
 #define AVX512_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512_COLD)
 #define AVX512_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512_WARM)

@@ -36,7 +36,7 @@
  * the lanes; it also computes r^1..r^16, a chain of four vector multiplies.
  * Warm: a stream of shorter calls starts the lanes once it has absorbed this
  * many blocks in the scalar code; from then on its blocks pay the powers
- * once and the fold once. The README's crossover table gives the
+ * once and the fold once. docs/performance.md's crossover table gives the
  * measurements and the command; these are the defaults of src/tuning.h. */
 #define IFMA_COLD_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_COLD)
 #define IFMA_WARM_BLOCKS crisp_tuning(CRISP_TUNING_POLY1305_AVX512IFMA_WARM)
