@@ -100,7 +100,7 @@ expect_context_layouts() {
 
 # Every one-line description of crisp (crisp --help, crisp.pc, the NAME
 # lines of crisp(1) and crisp(3)) names each thing the headers offer: md5.h,
-# poly1305.h, chacha20poly1305.h (ChaCha20 and both AEADs), bn.h.
+# poly1305.h, chacha20.h, chacha20poly1305.h (both AEADs), bn.h.
 expect_descriptions() {
   local text1=$1 text3=$2 missing=0 name text
   local primitives=(MD5 Poly1305 ChaCha20 ChaCha20-Poly1305 XChaCha20-Poly1305 'big.integers?')
@@ -144,6 +144,8 @@ stage_man() {
   expect_in_page crisp.3 "$text3" "exported functions" \
     $(sed -n 's/^symbol \([a-z0-9_]*\)@.*/\1/p' "$root/scripts/abi/baseline.txt")
   expect_in_page crisp.3 "$text3" "build options" -Davx512=false -Davx512ifma=false -Dasm=false
+  # and every public header, by the name a program includes.
+  expect_in_page crisp.3 "$text3" headers $(cd "$root/include" && echo crisp/*.h) crisp/version.h
   expect_context_layouts "$text3"
   expect_descriptions "$text1" "$text3"
 

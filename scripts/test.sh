@@ -262,6 +262,16 @@ stage_install() {
   echo "    pkg-config --cflags --libs crisp: $("${pkg[@]}" --cflags --libs crisp)"
   echo "    pkg-config --static --libs crisp: $("${pkg[@]}" --static --libs crisp)"
 
+  # Every header of the source tree is installed, and the generated version.h.
+  local missing=()
+  for header in "$root"/include/crisp/*.h version.h; do
+    [ -f "$dest$prefix/include/crisp/$(basename "$header")" ] || missing+=("$(basename "$header")")
+  done
+  [ "${#missing[@]}" = 0 ] || {
+    echo "headers not installed: ${missing[*]}" >&2
+    return 1
+  }
+
   # Every public header compiles on its own, as C and as C++.
   for header in "$dest$prefix"/include/crisp/*.h; do
     printf '#include <crisp/%s>\n' "$(basename "$header")" >"$dest/header.c"
@@ -270,6 +280,15 @@ stage_install() {
       clang++ -Wall -Wextra -Werror -fsyntax-only -x c++ $("${pkg[@]}" --cflags crisp) "$dest/header.c"
     fi
   done
+  # crisp/chacha20poly1305.h includes crisp/chacha20.h: a program that takes
+  # ChaCha20 and HChaCha20 from the AEAD header alone builds.
+  printf '%s\n' '#include <crisp/chacha20poly1305.h>' 'int main(void) {' \
+    '  static const uint8_t key[CRISP_CHACHA20_KEY_SIZE], nonce[CRISP_CHACHA20_NONCE_SIZE], input[16];' \
+    '  uint8_t block[CRISP_CHACHA20_BLOCK_SIZE] = {0}, subkey[32];' \
+    '  return crisp_chacha20(block, block, sizeof block, key, nonce, 1) | crisp_hchacha20(subkey, key, input);' \
+    '}' >"$dest/aead_header.c"
+  cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $("${pkg[@]}" --cflags crisp) "$dest/aead_header.c"
+  echo "    every header installed and compiling alone (C and C++); ChaCha20 also through chacha20poly1305.h"
 
   local peers
   peers="$(pkg-config --cflags --libs libcrypto libsodium) -lgmp"

@@ -1,6 +1,10 @@
-/* src/bn_internal.h - what the bignum front-ends (bn.c, bn_mod_exp.c) share
- * beyond the limb helpers of generic/bn_word.h: R^2 mod m and the checked
- * single exponentiation. */
+/* src/bn_internal.h - what the bignum code shares beyond the limb helpers
+ * of generic/bn_word.h, each defined in one front-end: R^2 mod m (bn.c; also
+ * used by bn_mod_exp.c and bn_mod_exp_crt.c), the checked single
+ * exponentiation (bn_mod_exp.c; used by bn_mod_exp2.c and the portable
+ * kernel generic/bn_mod_exp2_generic.c), the checked pair of
+ * exponentiations (bn_mod_exp2.c; used by bn_mod_exp_crt.c) and the CRT
+ * with its test hook (bn_mod_exp_crt.c; used by test/test_bn_rsa.c). */
 #ifndef CRISP_SRC_BN_INTERNAL_H
 #define CRISP_SRC_BN_INTERNAL_H
 

@@ -1,6 +1,6 @@
 /* src/chacha20.c - the ChaCha20 front-end: argument and counter checks, the
  * input block, then the kernel in use; and HChaCha20 for XChaCha20. */
-#include "crisp/chacha20poly1305.h"
+#include "crisp/chacha20.h"
 
 #include "chacha20_internal.h"
 #include "dispatch/select.h"

@@ -108,7 +108,7 @@ static inline void crisp_store64_le(uint8_t *p, uint64_t v) {
 #endif
 }
 
-/* Ranges [a, a+an) and [b, b+bn) of limbs share memory. */
+/* Whether the byte ranges [a, a + a_bytes) and [b, b + b_bytes) share memory. */
 static inline int crisp_overlaps(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
   const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
   return pa < pb + b_bytes && pb < pa + a_bytes;

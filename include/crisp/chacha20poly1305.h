@@ -1,12 +1,14 @@
-/* crisp/chacha20poly1305.h - the ChaCha20 stream cipher and the
- * ChaCha20-Poly1305 and XChaCha20-Poly1305 AEADs (RFC 8439,
- * draft-irtf-cfrg-xchacha). */
+/* crisp/chacha20poly1305.h - the ChaCha20-Poly1305 and XChaCha20-Poly1305
+ * AEADs (RFC 8439, draft-irtf-cfrg-xchacha). It includes crisp/chacha20.h,
+ * the stream cipher they are built on, so ChaCha20 and HChaCha20 may be
+ * taken from either header. */
 #ifndef CRISP_CHACHA20POLY1305_H
 #define CRISP_CHACHA20POLY1305_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chacha20.h"
 #include "common.h"
 #include "poly1305.h"
 
@@ -14,10 +16,7 @@
 extern "C" {
 #endif
 
-#define CRISP_CHACHA20_KEY_SIZE 32
-#define CRISP_CHACHA20_NONCE_SIZE 12
 #define CRISP_XCHACHA20_NONCE_SIZE 24
-#define CRISP_CHACHA20_BLOCK_SIZE 64
 #define CRISP_CHACHA20_POLY1305_TAG_SIZE 16
 /* The longest message one (nonce, key) pair can carry: ChaCha20's 32-bit
  * block counter starts at 1 for the AEADs, so 2^32 - 1 blocks. */
@@ -26,19 +25,7 @@ extern "C" {
 #define CRISP_CHACHA20_POLY1305_CTX_SIZE (256 + CRISP_POLY1305_CTX_SIZE)
 
 /* Stack (measured by test/test_stack.c, every level and length): at most
- * 8 KiB for crisp_chacha20, 2 KiB for crisp_hchacha20 and 12 KiB for each
- * AEAD function, one-shot, X and streaming. */
-
-/* RFC 8439 ChaCha20: out = in XOR the keystream of (key, nonce) starting at
- * block `counter`; encryption and decryption are the same call. out == in
- * (in place) is allowed, any other overlap is not.
- * Returns CRISP_OK; CRISP_E_INVALID for a NULL key or nonce, a NULL out or in
- * with len > 0, or out and in overlapping other than exactly; CRISP_E_RANGE
- * when the last block would need a counter past 2^32 - 1 (the counter never
- * wraps). On an error out is untouched. */
-CRISP_API int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len,
-                             const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
-                             const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE], uint32_t counter);
+ * 12 KiB for each function here, one-shot, X and streaming. */
 
 /* RFC 8439 2.8 AEAD. seal writes len bytes of ciphertext to ct and the tag to
  * tag. open verifies the tag (in constant time) over ad and all of ct
@@ -79,11 +66,6 @@ CRISP_API int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size
                                             const uint8_t *ad, size_t ad_len,
                                             const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                             const uint8_t key[CRISP_CHACHA20_KEY_SIZE]);
-
-/* HChaCha20 (draft-irtf-cfrg-xchacha 2.2): a 32-byte subkey from a key and a
- * 16-byte input. CRISP_OK, or CRISP_E_INVALID for a NULL pointer. */
-CRISP_API int crisp_hchacha20(uint8_t subkey[32], const uint8_t key[CRISP_CHACHA20_KEY_SIZE],
-                              const uint8_t input[16]);
 
 /* Streaming AEAD, for messages too large to hold at once.
  *

@@ -1,4 +1,5 @@
-/* crisp/crisp.h - the whole crisp API: MD5, Poly1305, ChaCha20-Poly1305, big integers and dispatch control. */
+/* crisp/crisp.h - the whole crisp API: MD5, Poly1305, ChaCha20, the ChaCha20-Poly1305 AEADs, big integers
+ * and dispatch control. */
 #ifndef CRISP_CRISP_H
 #define CRISP_CRISP_H
 
@@ -7,6 +8,7 @@
 #include "dispatch.h"
 #include "md5.h"
 #include "poly1305.h"
+#include "chacha20.h"
 #include "chacha20poly1305.h"
 #include "bn.h"
 
