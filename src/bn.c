@@ -170,25 +170,25 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
  * used overwritten (src/scrub_depths.h). */
 int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   const int status = bn_mul(z, x, xn, y, yn);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_BYTES(xn < yn ? xn : yn));
+  crisp_scrub_below(CRISP_SCRUB_BN_MUL_BYTES(xn < yn ? xn : yn));
   return status;
 }
 
 int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   const int status = bn_sqr(z, x, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_SQR_BYTES(n));
+  crisp_scrub_below(CRISP_SCRUB_BN_SQR_BYTES(n));
   return status;
 }
 
 int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry) {
   const int status = bn_mul_add(z, x, n, k, carry);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MUL_ADD_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_BN_MUL_ADD_BYTES);
   return status;
 }
 
 int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
   const int status = bn_mont_r2(r2, m, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_R2_BYTES(n));
+  crisp_scrub_below(CRISP_SCRUB_BN_R2_BYTES(n));
   return status;
 }
 
@@ -197,7 +197,7 @@ int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, c
   const int status = bn_mont_mul(r, a, b, m, n, minv);
   const int copied = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
   const int generic = crisp_active_bn_mont_mul()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  crisp_scrub_below(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }
 
@@ -205,6 +205,6 @@ int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, s
   const int status = bn_mont_sqr(r, a, m, n, minv);
   const int copied = limbs_overlap(r, n, a, n);
   const int generic = crisp_active_bn_mont_sqr()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_stack_deep(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  crisp_scrub_below(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
   return status;
 }

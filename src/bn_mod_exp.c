@@ -87,7 +87,7 @@ static __attribute__((noinline)) int mod_exp(crisp_limb *r, const crisp_limb *ba
 int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                      const crisp_limb *m, size_t n) {
   const int status = mod_exp(r, base, exp, en, m, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n));
+  crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(n));
   return status;
 }
 

@@ -89,6 +89,6 @@ int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, cons
                       const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
                       const crisp_limb *m1, size_t n) {
   const int status = mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n);
-  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n));
+  crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(n));
   return status;
 }

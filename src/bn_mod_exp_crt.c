@@ -318,7 +318,7 @@ int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_
   for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
   /* r is written last, after the check has read c: r == c is safe. */
   const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
-  crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(h));
+  crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(h));
   crisp_wipe(block, limbs * LIMB_BYTES);
   free(block);
   return status;

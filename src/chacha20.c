@@ -38,7 +38,7 @@ __attribute__((noinline)) void crisp_hchacha20_subkey(uint8_t subkey[32], const 
 int crisp_hchacha20(uint8_t subkey[32], const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t input[16]) {
   if (!subkey || !key || !input) return CRISP_E_INVALID;
   crisp_hchacha20_subkey(subkey, key, input);
-  crisp_scrub_stack_deep(CRISP_SCRUB_HCHACHA20_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_HCHACHA20_BYTES);
   return CRISP_OK;
 }
 
@@ -62,6 +62,6 @@ int crisp_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t ke
   const uint64_t blocks = (uint64_t)(len / 64) + (len % 64 != 0);
   if (blocks > (uint64_t)0x100000000u - counter) return CRISP_E_RANGE;
   chacha20_keyed(crisp_active_chacha20(), out, in, len, key, nonce, counter);
-  crisp_scrub_stack_deep(CRISP_SCRUB_CHACHA20_BYTES(len));
+  crisp_scrub_below(CRISP_SCRUB_CHACHA20_BYTES(len));
   return CRISP_OK;
 }

@@ -446,7 +446,7 @@ int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY130
                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -455,7 +455,7 @@ int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                  size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -464,7 +464,7 @@ int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY13
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -473,7 +473,7 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                   size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_stack_deep(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
   return status;
 }
 
@@ -639,7 +639,7 @@ int crisp_chacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp_
                                         const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
                                         size_t ad_len) {
   const int status = stream_init(ctx, direction, nonce, key, ad, ad_len);
-  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_INIT_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_STREAM_INIT_BYTES);
   return status;
 }
 
@@ -648,27 +648,27 @@ int crisp_xchacha20_poly1305_stream_init(crisp_chacha20_poly1305_ctx *ctx, crisp
                                          const uint8_t key[CRISP_CHACHA20_KEY_SIZE], const uint8_t *ad,
                                          size_t ad_len) {
   const int status = xstream_init(ctx, direction, nonce, key, ad, ad_len);
-  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_INIT_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_STREAM_INIT_BYTES);
   return status;
 }
 
 int crisp_chacha20_poly1305_stream_update(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in,
                                           size_t len) {
   const int status = stream_update(ctx, out, in, len);
-  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_STREAM_BYTES);
   return status;
 }
 
 int crisp_chacha20_poly1305_stream_seal_final(crisp_chacha20_poly1305_ctx *ctx,
                                               uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
   const int status = stream_seal_final(ctx, tag);
-  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_STREAM_BYTES);
   return status;
 }
 
 int crisp_chacha20_poly1305_stream_open_final(crisp_chacha20_poly1305_ctx *ctx,
                                               const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE]) {
   const int status = stream_open_final(ctx, tag);
-  crisp_scrub_stack_deep(CRISP_SCRUB_STREAM_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_STREAM_BYTES);
   return status;
 }

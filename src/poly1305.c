@@ -91,17 +91,17 @@ __attribute__((noinline)) void crisp_poly1305_final_unscrubbed(crisp_poly1305_ct
 
 void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
   crisp_poly1305_init_unscrubbed(ctx, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_INIT_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_POLY1305_INIT_BYTES);
 }
 
 void crisp_poly1305_update(crisp_poly1305_ctx *ctx, const void *data, size_t len) {
   crisp_poly1305_update_unscrubbed(ctx, data, len);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
 }
 
 void crisp_poly1305_final(crisp_poly1305_ctx *ctx, uint8_t tag[CRISP_POLY1305_TAG_SIZE]) {
   crisp_poly1305_final_unscrubbed(ctx, tag);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_POLY1305_CONTEXT_BYTES);
 }
 
 /* One message: no context, no buffering; the short tail is padded on the
@@ -163,7 +163,7 @@ void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size
   if (!tag || !key || (!data && len)) return;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   poly1305_message(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
+  crisp_scrub_below(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
 }
 
 /* The expected tag and the comparison of every byte, whatever the earlier
@@ -183,6 +183,6 @@ int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void
   if (!tag || !key || (!data && len)) return CRISP_E_INVALID;
   const crisp_poly1305_impl *impl = crisp_active_poly1305();
   const int status = poly1305_check(impl, tag, data, len, key);
-  crisp_scrub_stack_deep(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
+  crisp_scrub_below(CRISP_SCRUB_POLY1305_BYTES(message_may_vector(impl, len)));
   return status;
 }

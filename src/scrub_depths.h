@@ -1,5 +1,7 @@
 /* src/scrub_depths.h - how much stack each public entry that handles a
- * secret overwrites below itself once its work has returned. */
+ * secret overwrites below itself once its work has returned, and how much
+ * a kernel overwrites below a callee it bounds: the depths of every
+ * crisp_scrub_below. */
 #ifndef CRISP_SRC_SCRUB_DEPTHS_H
 #define CRISP_SRC_SCRUB_DEPTHS_H
 
@@ -8,28 +10,31 @@
 #include "crisp/bn.h"
 
 /* Each entry runs its checks and its work as a call of its own (noinline)
- * and then calls crisp_scrub_stack_deep with its depth: every frame below
- * the entry that held a secret (the work's own, the kernels', their spills
+ * and then calls crisp_scrub_below with its depth: every frame below the
+ * entry that held a secret (the work's own, the kernels', their spills
  * and saved registers, whatever the compiler inlined) lies in the bytes
  * overwritten, so no kernel wipes its own frames or sizes a wipe to its
- * compiler's layout. The scrub costs a store per 16 to 64 bytes, so each
- * depth is sized to its class of length or limbs, and where it differs
- * much, to the implementation that ran and the frames the entry took,
- * rather than to the deepest call.
+ * compiler's layout (the bignum kernels' scrubs below a callee, at the
+ * end of this file, only clear a product's frames before the next one).
+ * The scrub costs a store per 16 to 64 bytes, so each depth is sized to
+ * its class of length or limbs, and where it differs much, to the
+ * implementation that ran and the frames the entry took, rather than to
+ * the deepest call.
  *
  * Each depth is the deepest stack its entry reaches in its class, at every
  * implementation, lazily bound, times 1.0625 plus 512 bytes, rounded up to
  * 256: under gcc and clang at -O2 and -O3 for the first of the pair
  * CRISP_SCRUB_BUILD gives, at -Os (whose frames are deeper: fewer
  * registers kept, more spilled) for the second. To measure it again,
- * build with -DCRISP_SCRUB_MEASURE (crisp_scrub_stack_deep then does
- * nothing) and run CRISP_TEST_VERBOSE=1 test_stack, which prints the stack
- * each call used, and test_wipe, which prints it per case; test_wipe on
- * each of those builds (stage wipe-builds) fails when a secret-derived word
- * lies below a depth, and test_stack fails when a depth passes the bound
- * the entry's header states. Fixed-size arrays set most of them:
- * Karatsuba's scratch and the Montgomery products are sized by class of
- * limbs, the AEAD's short buffer and MAC state by class of message. */
+ * build with -DCRISP_SCRUB_MEASURE (crisp_scrub_below then does nothing,
+ * the kernels' scrubs too) and run CRISP_TEST_VERBOSE=1 test_stack, which
+ * prints the stack each call used, and test_wipe, which prints it per
+ * case; test_wipe on each of those builds (stage wipe-builds) fails when
+ * a secret-derived word lies below a depth, and test_stack fails when a
+ * depth passes the bound the entry's header states. Fixed-size arrays set
+ * most of them: Karatsuba's scratch and the Montgomery products are sized
+ * by class of limbs, the AEAD's short buffer and MAC state by class of
+ * message. */
 #if defined(__OPTIMIZE_SIZE__)
 #define CRISP_SCRUB_BUILD(optimized_for_speed, optimized_for_size) ((size_t)(optimized_for_size))
 #else
@@ -101,5 +106,26 @@
  * parsing and its one stderr line, and under lazy binding the dynamic
  * resolver's frames. */
 #define CRISP_SCRUB_PROBE_BYTES ((size_t)6656)
+
+/* The bignum kernels' scrubs below a callee, each a bound on the frames
+ * that callee takes, not on the compiler's layout of the caller.
+ * CRISP_SCRUB_KERNEL_BYTES: below a schoolbook product's rows, a square's
+ * rows or the Karatsuba recursion, called by the kernel after that call
+ * (x86-64 and portable C): their limbs, carries and the borrows of the
+ * differences, in frames that are small on purpose (a frame past a page
+ * would be probed page by page). */
+#define CRISP_SCRUB_KERNEL_BYTES ((size_t)512)
+/* CRISP_SCRUB_IFMA_BYTES: below the radix 2^52 products, which spill
+ * vector registers in the frames of crisp_bn52_amm (from 10 vectors up the
+ * two accumulator halves outnumber the 32 registers), of the two-lane
+ * products (bn_mod_exp2_avx512ifma.c) and of crisp_bn52_to64_reduced;
+ * called by the function that called them, after the last one. How deep
+ * they reach is the compiler's choice, not the size's: one compiler gives
+ * each vector count its own frame (about 23 bytes per digit), another
+ * inlines them all into one frame sized for the largest at every size. So
+ * the depth is the largest of these frames at 80 digits with room to spare
+ * (test_wipe runs under gcc and clang). Once per call of a public
+ * function: per product it would cost a few percent of mod_exp. */
+#define CRISP_SCRUB_IFMA_BYTES ((size_t)4096)
 
 #endif

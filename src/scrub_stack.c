@@ -1,6 +1,7 @@
-/* src/scrub_stack.c - crisp_scrub_stack and crisp_scrub_stack_deep, out of
- * line so that their arrays are frames of their own, at the depth of the
- * frames they overwrite. */
+/* src/scrub_stack.c - crisp_scrub_below, the one stack scrub: every
+ * public entry that handles a secret and every kernel that scrubs below a
+ * call it made overwrites the stack with it (src/util.h states what it
+ * guarantees). Assembly on x86-64 and AArch64, portable C elsewhere. */
 #include "crisp/bn.h"
 #include "util.h"
 
@@ -9,17 +10,6 @@
 #define CRISP_SCRUB_STRING_OF(x) #x
 #define CRISP_SCRUB_STRING(x) CRISP_SCRUB_STRING_OF(x)
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-void crisp_scrub_stack(void) {
-  unsigned char area[512];
-  /* 64 bytes at a time, each kept by crisp_wipe's barrier: one memset of
-   * the whole array becomes rep stos, whose start-up costs more than the
-   * stores. */
-  for (size_t i = 0; i < sizeof area; i += 64) crisp_wipe(area + i, 64);
-}
-
 #if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE)
 /* x86-64: the stack pointer moved down by the depth, then stores of zero
  * from the top of that area down, then the stack pointer back. The area is
@@ -27,8 +17,9 @@ void crisp_scrub_stack(void) {
  * is left unwritten (a frame of C code may keep padding it never stores
  * to) and none below it is touched (a caller's thread stack may be small).
  * Aligned vector stores rather than memset: rep stos's start-up costs
- * more than the stores at these depths, and the widest store the active
- * level allows (crisp_scrub_width) halves or quarters their count.
+ * more than the stores at these depths (a kernel's scrub below its callee
+ * is a few hundred bytes), and the widest store the active level allows
+ * (crisp_scrub_width) halves or quarters their count.
  * Top-down, one page after the other, so that a guard page is hit rather
  * than stepped over. The area lies above the stack pointer while it is written, where
  * a signal handler does not put its frame. */
@@ -77,10 +68,10 @@ void crisp_scrub_set_width(int width) {
  * address), %rsp its bottom, %rcx the aligned store's address. */
 __asm__(".pushsection .text\n"
         ".p2align 4\n"
-        ".globl crisp_scrub_stack_deep\n"
-        ".hidden crisp_scrub_stack_deep\n"
-        ".type crisp_scrub_stack_deep, @function\n"
-        "crisp_scrub_stack_deep:\n"
+        ".globl crisp_scrub_below\n"
+        ".hidden crisp_scrub_below\n"
+        ".type crisp_scrub_below, @function\n"
+        "crisp_scrub_below:\n"
         "  mov $" CRISP_SCRUB_STRING(CRISP_SCRUB_DEEP_MAX) ", %eax\n"
         "  cmp %rax, %rdi\n"
         "  cmova %rax, %rdi\n"
@@ -100,7 +91,7 @@ __asm__(".pushsection .text\n"
         "  add %rdi, %rsp\n"
         "7:\n"
         "  ret\n"
-        ".size crisp_scrub_stack_deep, .-crisp_scrub_stack_deep\n"
+        ".size crisp_scrub_below, .-crisp_scrub_below\n"
         ".popsection\n");
 #elif defined(__aarch64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE)
 /* AArch64: as on x86-64, one area right below the caller's stack pointer
@@ -113,10 +104,10 @@ void crisp_scrub_set_width(int width) {
 
 __asm__(".pushsection .text\n"
         ".p2align 4\n"
-        ".globl crisp_scrub_stack_deep\n"
-        ".hidden crisp_scrub_stack_deep\n"
-        ".type crisp_scrub_stack_deep, %function\n"
-        "crisp_scrub_stack_deep:\n"
+        ".globl crisp_scrub_below\n"
+        ".hidden crisp_scrub_below\n"
+        ".type crisp_scrub_below, %function\n"
+        "crisp_scrub_below:\n"
         "  mov x9, #" CRISP_SCRUB_STRING(CRISP_SCRUB_DEEP_MAX) "\n"
         "  cmp x0, x9\n"
         "  csel x0, x9, x0, hi\n"
@@ -135,10 +126,10 @@ __asm__(".pushsection .text\n"
         "  add sp, sp, x0\n"
         "2:\n"
         "  ret\n"
-        ".size crisp_scrub_stack_deep, .-crisp_scrub_stack_deep\n"
+        ".size crisp_scrub_below, .-crisp_scrub_below\n"
         ".popsection\n");
 #else
-/* One piece of a deep scrub, then the pieces below it: each frame lies
+/* One piece of a scrub, then the pieces below it: each frame lies
  * right below the one before, so the stack is overwritten from the
  * caller's frame down, and no deeper than the pieces reach. Between two
  * pieces lie this function's own return address and saved registers, and
@@ -173,10 +164,11 @@ scrub_pieces_shifted(size_t bytes) {
 #endif
 }
 
-void crisp_scrub_stack_deep(size_t bytes) {
+void crisp_scrub_below(size_t bytes) {
 #ifdef CRISP_SCRUB_MEASURE
-  /* TEST ONLY: no scrub, so that test_wipe and test_stack show how deep
-   * each entry's work reaches (src/scrub_depths.h says how to use it). */
+  /* TEST ONLY: no scrub, neither an entry's nor a kernel's below its
+   * callee, so that test_wipe and test_stack show how deep each entry's
+   * work reaches (src/scrub_depths.h says how to use it). */
   (void)bytes;
   return;
 #endif

@@ -19,23 +19,33 @@ static inline void crisp_wipe(void *p, size_t n) {
 #endif
 }
 
-/* Zeroes 512 bytes of stack right below the caller's frame: where a
- * function it just called kept register spills and saved registers, which
- * C cannot name to wipe. The caller calls it after that call; the callee's
- * frame and its callees' frames must fit in 512 bytes. Small on purpose: a
- * frame past a page would be probed page by page. */
-void crisp_scrub_stack(void);
+/* Zeroes whole 64-byte lines from p, enough to cover bytes (the caller's
+ * buffer has room up to the next multiple of 64): crisp_wipe for buffers
+ * of a few hundred bytes or more, such as the vector kernels' states, whose
+ * memset gcc expands into rep stos, which takes about 30 cycles to start;
+ * a constant 64-byte crisp_wipe is one to four vector stores. */
+static inline void crisp_wipe_lines(void *p, size_t bytes) {
+  unsigned char *line = p;
+  for (size_t done = 0; done < bytes; done += 64) crisp_wipe(line + done, 64);
+}
 
-/* The same for deeper call trees, once after a whole operation (a public
- * entry's work, an exponentiation, a CRT): zeroes `bytes` of stack right
- * below the caller's frame, at most CRISP_SCRUB_DEEP_MAX, and no deeper
- * than asked (a caller's thread stack may be small). On x86-64 and AArch64
- * one area right below the caller's frame, rounded down to 64 bytes;
- * elsewhere frames of CRISP_SCRUB_PIECE bytes one below the other, twice. */
+/* Overwrites the `bytes` of stack right below the caller's frame (below
+ * this call's return address), at most CRISP_SCRUB_DEEP_MAX: where the
+ * functions the caller called kept their frames, register spills and
+ * saved registers, which C cannot name to wipe. The one stack scrub: a
+ * public entry calls it once its work has returned, with a depth that
+ * covers every frame below the entry (src/scrub_depths.h), and a bignum
+ * kernel after a callee whose frames that kernel's depth bounds. As the
+ * caller's last statement it may become a tail call, whose area starts
+ * above the caller's frame, not below it: a caller that needs the whole
+ * depth below its own frame calls it earlier. On x86-64 and AArch64 one
+ * area, rounded down to 64 bytes, and nothing below it (a caller's thread
+ * stack may be small); elsewhere frames of CRISP_SCRUB_PIECE bytes one
+ * below the other, twice, which may reach up to a piece deeper. */
 #define CRISP_SCRUB_DEEP_MAX 24576
 #define CRISP_SCRUB_PIECE 2048
-void crisp_scrub_stack_deep(size_t bytes);
-/* The widest vector store the deep scrub may use, set by the dispatcher
+void crisp_scrub_below(size_t bytes);
+/* The widest vector store crisp_scrub_below may use, set by the dispatcher
  * from the active level: 16 bytes (SSE2, every x86-64), 32 (AVX2 level)
  * or 64 (AVX-512 level). Elsewhere ignored. */
 enum { CRISP_SCRUB_WIDTH_SSE2 = 0, CRISP_SCRUB_WIDTH_AVX2 = 1, CRISP_SCRUB_WIDTH_AVX512 = 2 };
@@ -53,7 +63,7 @@ void crisp_scrub_set_width(int width);
  * bound bn.h states, which is this depth and 1 KiB for the public
  * function's own frames; test_wipe fails when a secret is left. The public
  * function calls the work as a function of its own, then
- * crisp_scrub_stack_deep(CRISP_SCRUB_EXP_BYTES(n)). */
+ * crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(n)). */
 #if defined(__x86_64__)
 #define CRISP_SCRUB_EXP_BYTES(n) \
   ((n) <= 31    ? (size_t)10240  \

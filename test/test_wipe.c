@@ -115,9 +115,8 @@ static const char *secret_form(uint64_t w, const secrets *s, char *text, size_t 
  * the same in both runs, and a pointer into memory the call allocated is
  * recognised above; the kernels and front-ends overwrite every frame that
  * held a secret-derived value, C-visible or not (crisp_wipe,
- * crisp_scrub_stack, crisp_scrub_stack_deep, crisp_bn52_wipe_frames,
- * chacha20_lanes_scrub). The first 8 words of a call are printed, every
- * one with CRISP_TEST_VERBOSE set. */
+ * crisp_wipe_lines, crisp_scrub_below). The first 8 words of a call are
+ * printed, every one with CRISP_TEST_VERBOSE set. */
 static size_t secret_words(const uint64_t *first, const uint64_t *second, const char *what, const char *name,
                            size_t size) {
   const int verbose = getenv("CRISP_TEST_VERBOSE") != NULL;

@@ -152,7 +152,7 @@ static __attribute__((noinline)) void probe_from_below(void) {
 
 const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel) {
   probe_from_below();
-  crisp_scrub_stack_deep(CRISP_SCRUB_PROBE_BYTES);
+  crisp_scrub_below(CRISP_SCRUB_PROBE_BYTES);
   return atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
 }
 

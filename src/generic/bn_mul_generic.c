@@ -3,6 +3,7 @@
  * multiply-accumulate row per limb of the shorter operand. O(xn * yn). */
 #include "bn_word.h"
 #include "generic.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 /* The rows, as a call of their own: the compiler's spills of limbs and
@@ -22,7 +23,7 @@ static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *
 
 void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   mul_rows(z, x, xn, y, yn);
-  crisp_scrub_stack();
+  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES);
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_generic_impl = {

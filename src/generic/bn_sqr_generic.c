@@ -4,6 +4,7 @@
  * About n^2/2 limb multiplies against n^2 for a general product. */
 #include "bn_word.h"
 #include "generic.h"
+#include "scrub_depths.h"
 #include "util.h"
 
 /* The square, as a call of its own: the compiler's spills of limbs and
@@ -40,7 +41,7 @@ static __attribute__((noinline)) void sqr_rows(crisp_limb *z, const crisp_limb *
 
 void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
   sqr_rows(z, x, n);
-  crisp_scrub_stack();
+  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES);
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_generic_impl = {

@@ -14,6 +14,7 @@
 
 #include <x86intrin.h>
 
+#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_rows_x86_64.h"
 
@@ -211,14 +212,14 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
   }
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(yn, 0) * sizeof *scratch);
   crisp_wipe(block, 2 * yn * sizeof *block);
-  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
 /* z = x^2 for CRISP_SQR_SCHOOLBOOK(n) false, the scratch from the caller. */
 static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb *scratch) {
   crisp_bn_karatsuba(z, x, x, n, scratch, 1);
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
-  crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
 /* One frame per size class of the Karatsuba operand, so that a product

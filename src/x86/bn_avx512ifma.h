@@ -24,13 +24,6 @@ size_t crisp_bn52_limbs(size_t n);
  * or b. */
 void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0);
 
-/* Overwrites the stack below the caller's frame, where crisp_bn52_amm, the
- * two-lane products and crisp_bn52_to64_reduced (at any size)
- * spill registers; call
- * once after the last of them, and not as the caller's last statement (a
- * tail call would miss). */
-void crisp_bn52_wipe_frames(void);
-
 /* out[0..k) = the radix 2^52 digits of x[0..n) * 2^shift (shift < 52 + 52k
  * - 64n, so the value fits). */
 void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "generic/bn_window.h"
+#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_avx512ifma.h"
 
@@ -654,7 +655,7 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
     public_ladder(check->y, accumulator, chosen, sq, m, m_shifted, ones, k0, check->e, check->top, amm2, ams2, mod,
                   n, k, stride);
   }
-  crisp_bn52_wipe_frames();
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
@@ -720,7 +721,7 @@ static int r2_pair_avx512ifma(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_li
     }
     for (unsigned i = 0; i < squares; i++) amm2(x, x_in, x_in, m, k0);
     for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], x[l], k, mod[l], n);
-    crisp_bn52_wipe_frames();
+    crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   }
   crisp_wipe(power, sizeof power);
   crisp_wipe(digits, sizeof digits);
@@ -774,7 +775,7 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
   const uint64_t *const sq[2] = {square[0], square[1]}, *const ones[2] = {one[0], one[1]};
   public_ladder(result, accumulator, powers, sq, m, m_shifted, ones, k0, e, top, amm2, ams2, mod, n, k, stride);
-  crisp_bn52_wipe_frames();
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
@@ -837,7 +838,7 @@ int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp
     amm2(out, x_in, ones, mods, k0s);
   }
   crisp_bn52_to64_reduced(r, result, k, m, n);
-  crisp_bn52_wipe_frames();
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scrub_depths.h"
 #include "util.h"
 #include "generic/bn_window.h"
 #include "x86/bn_avx512ifma.h"
@@ -172,7 +173,8 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
 void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
                         const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]) {
   /* crisp_bn52_double_mod2's largest size: an array no larger keeps the
-   * per-lane fallback's frames within crisp_bn52_wipe_frames' reach */
+   * per-lane fallback's frames within the reach of its caller's
+   * crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES) */
   enum { PAIR_LIMBS = 32 };
   if (n <= PAIR_LIMBS && r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
     crisp_limb power[2][PAIR_LIMBS];
@@ -227,7 +229,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
   crisp_bn52_amm(acc, acc, spare, m52, k, k0);
   crisp_bn52_to64_reduced(r, acc, k, m, n);
-  crisp_bn52_wipe_frames();
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, limbs * sizeof(uint64_t));
   free(scratch);
   return CRISP_OK;

@@ -20,22 +20,13 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_avx512ifma.h"
 #include "x86/bn_rows_x86_64.h"
 #include "x86/bn_x86_64.h"
 
 #define LANES 4
-
-/* Zeroes whole 64-byte lines from p, enough to cover bytes (every buffer
- * passed has room for the rounding). gcc expands a bounded variable-length
- * memset into rep stos, which takes about 30 cycles to start (several per
- * call add up to a noticeable share of a 2048-bit product); a constant 64-byte
- * crisp_wipe is one vector store. */
-static inline void wipe_lines(void *p, size_t bytes) {
-  unsigned char *line = p;
-  for (size_t done = 0; done < bytes; done += 64) crisp_wipe(line + done, 64);
-}
 
 size_t crisp_bn52_limbs(size_t n) {
   switch (n) {
@@ -137,25 +128,6 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
   }
 }
 
-/* The compiler spills vector registers in the frames of crisp_bn52_amm
- * (from 10 vectors up the two accumulator halves outnumber the 32
- * registers), of the two-lane products (bn_mod_exp2_avx512ifma.c) and of
- * crisp_bn52_to64_reduced. Called by the function that called them, after
- * the last one, this overwrites that stack: the top of its array lies just
- * below the caller's frame, where theirs were. How deep they reach is the
- * compiler's choice, not the size's: one compiler gives each vector count
- * its own frame (about 23 bytes per digit), another inlines them all into
- * one frame sized for the largest at every size. So the whole array is
- * wiped, sized for the largest of these frames at 80 digits with room to
- * spare (test_wipe runs under gcc and clang). Once per call of a public
- * function: per product it would cost a few percent of mod_exp. Never
- * inlined: the array must be a frame of its own. */
-#define SPILLED_FRAME_BYTES 4096 /* a multiple of 64 */
-__attribute__((noinline)) void crisp_bn52_wipe_frames(void) {
-  unsigned char frames[SPILLED_FRAME_BYTES];
-  wipe_lines(frames, sizeof frames);
-}
-
 static void from64_scalar(uint64_t *out, size_t k, const crisp_limb *x, size_t n, unsigned shift) {
   /* digit j holds bits [52j - shift, 52j - shift + 52) of x: two limbs
    * read as one 128-bit word and shifted; positions depend on j, shift and
@@ -209,7 +181,7 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
     const size_t count = k - g < 8 ? k - g : 8;
     _mm512_mask_storeu_epi64(out + g, (__mmask8)((1u << count) - 1), digits);
   }
-  wipe_lines(buffer + FROM64_PAD, n * sizeof(crisp_limb)); /* n <= 80: room up to limb 83 */
+  crisp_wipe_lines(buffer + FROM64_PAD, n * sizeof(crisp_limb)); /* n <= 80: room up to limb 83 */
 }
 
 void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n) {
@@ -242,7 +214,7 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
                           _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
       _mm512_store_si512(value + i, limbs);
     }
-    wipe_lines(digits, k * sizeof(uint64_t));
+    crisp_wipe_lines(digits, k * sizeof(uint64_t));
   } else {
     /* gather the 52-bit digits into a 128-bit window, emitting 64 bits at a
      * time (the window's fill level depends on j only) */
@@ -268,7 +240,7 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
   const unsigned char borrow = crisp_bn_sub_n_x86_64(r, value, m, n, 0);
   const crisp_limb keep_difference = (crisp_limb)0 - ((value[n] & 1) | (crisp_limb)(borrow ^ 1));
   for (size_t i = 0; i < n; i++) r[i] = (r[i] & keep_difference) | (value[i] & ~keep_difference);
-  wipe_lines(value, (n + 8) * sizeof(crisp_limb)); /* the vector path stores up to limb n + 7 */
+  crisp_wipe_lines(value, (n + 8) * sizeof(crisp_limb)); /* the vector path stores up to limb n + 7 */
 }
 
 /* Per-call conversion: a, b shifted by 52k - 64n, m; one AMM; back. */
@@ -283,8 +255,8 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_from64(m52, k, m, n, 0);
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
-  crisp_bn52_wipe_frames(); /* not last: as a tail call it would run one frame higher */
-  wipe_lines(operands, 2 * k * sizeof(uint64_t));
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES); /* not last: as a tail call it would run one frame higher */
+  crisp_wipe_lines(operands, 2 * k * sizeof(uint64_t));
 }
 
 /* Sizes where one converted IFMA call beats the MULX/ADX kernel: at 1024

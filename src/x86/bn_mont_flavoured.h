@@ -13,6 +13,7 @@
 #ifndef CRISP_SRC_X86_BN_MONT_FLAVOURED_H
 #define CRISP_SRC_X86_BN_MONT_FLAVOURED_H
 
+#include "scrub_depths.h"
 #include "util.h"
 
 /* The product (or square), reduced; product and scratch come from the
@@ -29,7 +30,7 @@ static inline void product_reduce(crisp_limb *r, const crisp_limb *a, const cris
   } else {
     crisp_bn_mul_equal(product, a, b, n, scratch, square);
     crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, square) * sizeof *scratch);
-    crisp_scrub_stack(); /* the recursion's frames: borrows of the differences */
+    crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
   }
   crisp_bn_redc(r, product, m, n, minv);
   crisp_wipe(product, 2 * n * sizeof *product);

@@ -336,7 +336,7 @@ void crisp_poly1305_finish_avx512ifma(void *state, uint8_t tag[16]) {
   poly1305_radix64_tag(st->scalar.h, st->scalar.s, tag);
   /* lengths, not secrets, decide how much was written */
   if (wrote_tables)
-    crisp_poly1305_wipe_bytes(st, CRISP_POLY1305_STATE_SIZE);
+    crisp_wipe_lines(st, CRISP_POLY1305_STATE_SIZE);
   else
     crisp_wipe(st, sizeof st->scalar);
 }

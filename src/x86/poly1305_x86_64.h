@@ -64,16 +64,4 @@ static inline void crisp_poly1305_blocks_crossover(void *state, const uint8_t *d
  * their powers of r with it; their limb bounds allow the extra bit. */
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]);
 
-/* crisp_wipe for the vector kernels' states and frames, whose sizes are
- * multiples of 64: the stores go 64 bytes at a time, each kept by a
- * compiler barrier, because a memset of a few hundred bytes or more becomes
- * rep stos, whose start-up costs more than the stores. */
-static inline void crisp_poly1305_wipe_bytes(void *p, size_t bytes) {
-  unsigned char *bytes_at = p;
-  for (size_t i = 0; i < bytes; i += 64) {
-    memset(bytes_at + i, 0, 64);
-    __asm__ __volatile__("" : : "r"(bytes_at + i) : "memory");
-  }
-}
-
 #endif
