@@ -15,6 +15,7 @@ native_packages=(
   libssl-dev libsodium-dev libgmp-dev # benchmark peers and cross-checks
   cmake man-db groff-base # the consumer projects and the man page checks (scripts/packaging.sh)
   valgrind qemu-user clang libclang-rt-14-dev
+  clang-format # the format check (.clang-format; the version Debian 12 ships)
   gnuplot-nox
 )
 arm64_packages=(
