@@ -1,8 +1,7 @@
 /* src/bn_internal.h - what the bignum code shares beyond the limb helpers
- * of generic/bn_word.h, each defined in one front-end: R^2 mod m (bn.c; also
+ * of arithmetic/bn_word.h, each defined in one front-end: R^2 mod m (bn.c; also
  * used by bn_mod_exp.c and bn_mod_exp_crt.c), the checked single
- * exponentiation (bn_mod_exp.c; used by bn_mod_exp2.c and the portable
- * kernel generic/bn_mod_exp2_generic.c), the checked pair of
+ * exponentiation (bn_mod_exp.c; used by bn_mod_exp2.c), the checked pair of
  * exponentiations (bn_mod_exp2.c; used by bn_mod_exp_crt.c) and the CRT
  * with its test hook (bn_mod_exp_crt.c; used by test/test_bn_rsa.c). */
 #ifndef CRISP_SRC_BN_INTERNAL_H
@@ -10,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "generic/bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "impl.h"
 
 /* r2 = R^2 mod m, R = 2^(64n), for a modulus the caller has checked (odd,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "bn_internal.h"
-#include "generic/bn_window.h"
+#include "arithmetic/bn_window.h"
 #include "crisp/bn.h"
 #include "dispatch/select.h"
 #include "util.h"

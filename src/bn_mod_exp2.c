@@ -39,9 +39,10 @@ int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, 
                           const crisp_limb *m1, size_t n, const crisp_limb *r2_0, const crisp_limb *r2_1) {
   /* The special cases (a modulus of 1, an empty exponent) and tiny moduli
    * go the single way, where they are handled once. */
-  if (en && n > 1) {
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (en && n > 1 && impl->mod_exp2) {
     const int status =
-        crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
+        impl->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
                                              crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
     if (status != CRISP_E_UNSUPPORTED) return status;
   }

@@ -1,6 +1,13 @@
 /* src/impl.h - what an implementation is: its descriptor (name, level, CPU
  * features) and the function pointers of each kernel. Kernel files define
- * one descriptor each; src/dispatch/impl_list.h lists them, best first. */
+ * one descriptor each; src/dispatch/impl_list.h lists them, best first.
+ * Layers only point down: the front-ends (the .c files of src/) check
+ * arguments and call through src/dispatch/ into the kernels (src/generic/,
+ * src/x86/, src/arm64/); a kernel calls only other kernels and what every
+ * layer shares (this header, src/arithmetic/, util.h), never a front-end
+ * or the dispatcher. Where a kernel cannot take a case, it says so
+ * (CRISP_E_UNSUPPORTED, or a NULL entry) and the front-end runs the
+ * fallback itself (scripts/check_layers.py checks this). */
 #ifndef CRISP_SRC_IMPL_H
 #define CRISP_SRC_IMPL_H
 
@@ -167,7 +174,9 @@ typedef struct crisp_bn_mont_sqr_impl {
  * may start from them instead of computing its own constants. Constant
  * time in bases, exponents and moduli. Returns CRISP_OK, CRISP_E_NOMEM, or
  * CRISP_E_UNSUPPORTED for a size the implementation does not take (then
- * nothing was written and the front-end runs two single exponentiations). */
+ * nothing was written and the front-end runs two single exponentiations).
+ * NULL for an implementation without a dual kernel (generic): the
+ * front-end runs the two single exponentiations at every size. */
 typedef struct crisp_bn_mod_exp2_impl {
   crisp_impl_info info;
   int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generic/bn_window.h"
+#include "arithmetic/bn_window.h"
 #include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_avx512ifma.h"

@@ -25,7 +25,7 @@
 
 #include "scrub_depths.h"
 #include "util.h"
-#include "generic/bn_window.h"
+#include "arithmetic/bn_window.h"
 #include "x86/bn_avx512ifma.h"
 
 #define LIMB_BITS 64
