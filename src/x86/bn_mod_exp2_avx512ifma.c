@@ -85,12 +85,6 @@ static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size
   }
 }
 
-/* Per lane: table (entries values), then m, m moved up one digit and two
- * digits (for dual_square, whose 20 digits leave room in a stride of 24), R'^2,
- * accumulator, selected entry, the constant 1; each value `stride`
- * digits. */
-enum { SLOTS_AFTER_TABLE = 7 };
-
 /* The bits of a public exponent up to its highest set bit (0 for zero). */
 static size_t public_bits(const crisp_limb *e, size_t en) {
   size_t top = en * LIMB_BITS;
@@ -98,51 +92,57 @@ static size_t public_bits(const crisp_limb *e, size_t en) {
   return top;
 }
 
+/* Both lanes' values on one setup of the moduli, in radix 2^52: what the
+ * pair's ladder and the check's powers share. */
+typedef struct pair_setup {
+  crisp_bn52_dual_product_fn *product;
+  crisp_bn52_dual_square_fn *square;                     /* NULL: squares by product */
+  const uint64_t *m[2], *m_moved_up[2], *r2[2], *one[2]; /* r2: R'^2 mod m */
+  uint64_t k0[2];
+  const crisp_limb *modulus[2];
+  size_t n, k, stride;
+} pair_setup;
+
 /* result[l] = b[l]^e mod m[l] for the public exponent e of `top` bits
  * (top >= 1), the bases already in radix 2^52 in acc: left-to-right square
- * and multiply, branching on e's bits and nothing else. square holds R'^2,
- * power is a value of scratch per lane. */
-static void public_ladder(crisp_limb *const result[2], uint64_t *const acc[2], uint64_t *const power[2],
-                          const uint64_t *const square[2], const uint64_t *const m[2],
-                          const uint64_t *const m_shifted[2], const uint64_t *const one[2], const uint64_t k0[2],
-                          const crisp_limb *e, size_t top, crisp_bn52_dual_product_fn *dual_product, crisp_bn52_dual_square_fn *dual_square,
-                          const crisp_limb *const mod[2], size_t n, size_t k, size_t stride) {
+ * and multiply, branching on e's bits and nothing else. power is a value
+ * of scratch per lane. */
+static void public_ladder(const pair_setup *setup, crisp_limb *const result[2], uint64_t *const acc[2],
+                          uint64_t *const power[2], const crisp_limb *e, size_t top) {
   const uint64_t *const acc_in[2] = {acc[0], acc[1]}, *const power_in[2] = {power[0], power[1]};
-  dual_product(power, acc_in, square, m, k0); /* b R' */
-  memcpy(acc[0], power[0], stride * sizeof(uint64_t));
-  memcpy(acc[1], power[1], stride * sizeof(uint64_t));
+  const uint64_t *const *m = setup->m;
+  setup->product(power, acc_in, setup->r2, m, setup->k0); /* b R' */
+  memcpy(acc[0], power[0], setup->stride * sizeof(uint64_t));
+  memcpy(acc[1], power[1], setup->stride * sizeof(uint64_t));
   for (size_t bit = top - 1; bit-- > 0;) {
-    if (dual_square)
-      dual_square(acc, acc_in, m, m_shifted, k0);
+    if (setup->square)
+      setup->square(acc, acc_in, m, setup->m_moved_up, setup->k0);
     else
-      dual_product(acc, acc_in, acc_in, m, k0);
-    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) dual_product(acc, acc_in, power_in, m, k0);
+      setup->product(acc, acc_in, acc_in, m, setup->k0);
+    if ((e[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1) setup->product(acc, acc_in, power_in, m, setup->k0);
   }
-  dual_product(acc, acc_in, one, m, k0);
-  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  setup->product(acc, acc_in, setup->one, m, setup->k0);
+  for (int l = 0; l < 2; l++)
+    crisp_bn52_to64_reduced(result[l], acc[l], setup->k, setup->modulus[l], setup->n);
 }
 
-/* The pair exponentiation; when `check` is not NULL, then the CRT's fault
- * check on the same setup: check->between runs, then check->y[l] =
- * check->x[l]^e mod m[l] as pow2_public_avx512ifma. */
-typedef struct exp2_check {
-  void (*between)(void *ctx);
-  void *ctx;
-  const crisp_limb *x[2];
-  crisp_limb *y[2];
-  const crisp_limb *e;
-  size_t top;
-} exp2_check;
+/* Per lane: table (entries values), then m, m moved up one digit and two
+ * digits (for the dual square, whose 20 digits leave room in a stride of
+ * 24), R'^2, accumulator, selected entry, the constant 1; each value
+ * `stride` digits. */
+enum { SLOTS_AFTER_TABLE = 7 };
 
-static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                    const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                    const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
-                    const crisp_limb *r2_1, const exp2_check *check) {
-  const size_t k = crisp_bn52_limbs(n);
-  crisp_bn52_dual_product_fn *dual_product = crisp_bn52_dual_product_for(k);
-  crisp_bn52_dual_square_fn *dual_square = crisp_bn52_dual_square_for(k);
-  if (!dual_product) return CRISP_E_UNSUPPORTED;
-  const size_t stride = crisp_bn52_padded_digits(k);
+/* The pair exponentiation on the dual product (k digits, which has one),
+ * then, when check is not NULL, the CRT's fault check on the same setup
+ * (impl.h, BN_MOD_EXP2); top is the check exponent's bit length. */
+static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, size_t k,
+                       const crisp_bn_exp2_check *check, size_t top) {
+  pair_setup setup = {.product = crisp_bn52_dual_product_for(k),
+                      .square = crisp_bn52_dual_square_for(k),
+                      .n = n,
+                      .k = k,
+                      .stride = crisp_bn52_padded_digits(k)};
+  const size_t stride = setup.stride;
   const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
   const size_t entries = (size_t)1 << w;
   const size_t lane_digits = (entries + SLOTS_AFTER_TABLE) * stride;
@@ -151,11 +151,8 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
   if (!scratch) return CRISP_E_NOMEM;
   memset(scratch, 0, bytes); /* padding digits stay zero throughout */
 
-  crisp_limb *const result[2] = {r0, r1};
-  const crisp_limb *const base[2] = {b0, b1}, *const exp[2] = {e0, e1}, *const mod[2] = {m0, m1};
-  const crisp_limb *const r2[2] = {r2_0, r2_1};
-  const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
   uint64_t *table[2], *m52[2], *m_moved_up[2], *square[2], *acc[2], *selected[2], *one[2];
+  const crisp_limb *r2[2];
   for (int l = 0; l < 2; l++) {
     table[l] = scratch + l * lane_digits;
     m52[l] = table[l] + entries * stride;
@@ -164,21 +161,24 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
     acc[l] = square[l] + stride;
     selected[l] = acc[l] + stride;
     one[l] = selected[l] + stride;
-    crisp_bn52_lane_setup(m52[l], m_moved_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
+    crisp_bn52_lane_setup(m52[l], m_moved_up[l], acc[l], one[l], lane[l].modulus, lane[l].base, n, k, stride);
+    setup.m[l] = m52[l], setup.m_moved_up[l] = m_moved_up[l], setup.r2[l] = square[l], setup.one[l] = one[l];
+    setup.k0[l] = lane[l].minv & CRISP_BN52_MASK;
+    setup.modulus[l] = lane[l].modulus;
+    r2[l] = lane[l].r2;
   }
-  {
-    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
-    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 where it has one */
-  }
-  const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_moved_up[0], m_moved_up[1]};
+  /* R'^2 from the caller's R^2 where it has one */
+  crisp_bn52_r2_pair(square, setup.modulus, n, setup.m, k, setup.k0, r2);
+  const uint64_t *const *m = setup.m;
+  crisp_bn52_dual_product_fn *const dual_product = setup.product;
+  crisp_bn52_dual_square_fn *const dual_square = setup.square;
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   {
     uint64_t *const t0[2] = {table[0], table[1]}, *const t1[2] = {table[0] + stride, table[1] + stride};
-    const uint64_t *const sq[2] = {square[0], square[1]}, *const o[2] = {one[0], one[1]};
     const uint64_t *const ac[2] = {acc[0], acc[1]};
-    dual_product(t0, sq, o, m, k0);
-    dual_product(t1, ac, sq, m, k0);
+    dual_product(t0, setup.r2, setup.one, m, setup.k0);
+    dual_product(t1, ac, setup.r2, m, setup.k0);
   }
   /* even entries as squares of entry i / 2, with the dedicated square
    * where there is one */
@@ -187,9 +187,9 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
     const uint64_t *const x[2] = {table[0] + i / 2 * stride, table[1] + i / 2 * stride};
     const uint64_t *const y[2] = {table[0] + (i - i / 2) * stride, table[1] + (i - i / 2) * stride};
     if (dual_square && i % 2 == 0)
-      dual_square(out, x, m, m_shifted, k0);
+      dual_square(out, x, m, setup.m_moved_up, setup.k0);
     else
-      dual_product(out, x, y, m, k0);
+      dual_product(out, x, y, m, setup.k0);
   }
 
   const uint64_t *const tables[2] = {table[0], table[1]};
@@ -197,31 +197,28 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
   const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const chosen_in[2] = {selected[0], selected[1]};
   const size_t windows = (en * LIMB_BITS + w - 1) / w;
   crisp_limb index[2];
-  for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, (windows - 1) * w, w);
+  for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, (windows - 1) * w, w);
   gather2(accumulator, tables, entries, index, stride);
   for (size_t window = windows - 1; window-- > 0;) {
     for (unsigned i = 0; i < w; i++) {
       if (dual_square)
-        dual_square(accumulator, accumulator_in, m, m_shifted, k0);
+        dual_square(accumulator, accumulator_in, m, setup.m_moved_up, setup.k0);
       else
-        dual_product(accumulator, accumulator_in, accumulator_in, m, k0);
+        dual_product(accumulator, accumulator_in, accumulator_in, m, setup.k0);
     }
-    for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(exp[l], en, window * w, w);
+    for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, window * w, w);
     gather2(chosen, tables, entries, index, stride);
-    dual_product(accumulator, accumulator_in, chosen_in, m, k0);
+    dual_product(accumulator, accumulator_in, chosen_in, m, setup.k0);
   }
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
-  const uint64_t *const ones[2] = {one[0], one[1]};
-  dual_product(accumulator, accumulator_in, ones, m, k0);
-  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], acc[l], k, mod[l], n);
+  dual_product(accumulator, accumulator_in, setup.one, m, setup.k0);
+  for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(lane[l].result, acc[l], k, lane[l].modulus, n);
   index[0] = index[1] = 0;
   if (check) {
     /* the check's bases into acc, its powers in the selected entries' place */
-    check->between(check->ctx);
-    for (int l = 0; l < 2; l++) crisp_bn52_from64(acc[l], k, check->x[l], n, 0);
-    const uint64_t *const sq[2] = {square[0], square[1]};
-    public_ladder(check->y, accumulator, chosen, sq, m, m_shifted, ones, k0, check->e, check->top, dual_product, dual_square, mod,
-                  n, k, stride);
+    check->write_bases(check->context);
+    for (int l = 0; l < 2; l++) crisp_bn52_from64(acc[l], k, check->base[l], n, 0);
+    public_ladder(&setup, check->power, accumulator, chosen, check->exponent, top);
   }
   crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
@@ -229,37 +226,32 @@ static int exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const 
   return CRISP_OK;
 }
 
-static int mod_exp2_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                               const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                               const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
-                               const crisp_limb *r2_0, const crisp_limb *r2_1) {
-  return exp2_run(r0, r1, b0, b1, e0, e1, en, m0, m1, n, minv0, minv1, r2_0, r2_1, NULL);
+/* The pair; with check, the check's powers too, on the same setup (m in
+ * radix 2^52 and moved up, R'^2, the scratch). A zero check exponent, and
+ * sizes where R'^2 from the caller's R^2 takes more doublings than from
+ * scratch (k = 32 for 24 limbs: 256 against 205, about as long as the
+ * caller's own radix-2^64 check), are left to the caller: CRISP_E_UNSUPPORTED
+ * before anything runs. */
+static int mod_exp2_avx512ifma(const crisp_bn_exp_lane lane[2], size_t exponent_limbs, size_t n,
+                               const crisp_bn_exp2_check *check) {
+  const size_t k = crisp_bn52_limbs(n);
+  if (!crisp_bn52_dual_product_for(k)) return CRISP_E_UNSUPPORTED;
+  size_t top = 0;
+  if (check) {
+    top = public_bits(check->exponent, check->exponent_limbs);
+    if (!top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
+  }
+  return pair_ladder(lane, exponent_limbs, n, k, check, top);
 }
 
-/* mod_exp2, between, then pow2_public on the same setup (m in radix 2^52
- * and moved up, R'^2, the scratch); the sizes and exponents pow2_public
- * leaves to the caller return CRISP_E_UNSUPPORTED before anything runs. */
-static int mod_exp2_checked_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0,
-                                       const crisp_limb *b1, const crisp_limb *e0, const crisp_limb *e1, size_t en,
-                                       const crisp_limb *m0, const crisp_limb *m1, size_t n, crisp_limb minv0,
-                                       crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1,
-                                       void (*between)(void *ctx), void *ctx, crisp_limb *y0, crisp_limb *y1,
-                                       const crisp_limb *x0, const crisp_limb *x1, const crisp_limb *e,
-                                       size_t een) {
-  const size_t k = crisp_bn52_limbs(n), top = public_bits(e, een);
-  if (!crisp_bn52_dual_product_for(k) || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
-  const exp2_check check = {between, ctx, {x0, x1}, {y0, y1}, e, top};
-  return exp2_run(r0, r1, b0, b1, e0, e1, en, m0, m1, n, minv0, minv1, r2_0, r2_1, &check);
-}
-
-/* r2_0 = R^2 mod m0 and r2_1 = R^2 mod m1 (R = 2^(64n)), both lanes
- * together. R^2 = 2^(128n) is the almost-Montgomery form (R' = 2^(52k))
- * of 2^E, E = 128n - 52k = odd 2^s: 2^(64(n-1)) (below m: its top limb
- * is nonzero) doubled odd + 52k - 64(n-1) times is the form of 2^odd,
- * and s squares, each doubling the exponent the form stands for, make
- * 2^E. The counts depend on the sizes only. */
-static int r2_pair_avx512ifma(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1,
-                              size_t n, crisp_limb minv0, crisp_limb minv1) {
+/* r2[l] = R^2 mod modulus[l] (R = 2^(64n)), both lanes together. R^2 =
+ * 2^(128n) is the almost-Montgomery form (R' = 2^(52k)) of 2^E, E = 128n -
+ * 52k = odd 2^s: 2^(64(n-1)) (below m: its top limb is nonzero) doubled
+ * odd + 52k - 64(n-1) times is the form of 2^odd, and s squares, each
+ * doubling the exponent the form stands for, make 2^E. The counts depend
+ * on the sizes only. */
+static int r2_pair_avx512ifma(crisp_limb *const r2[2], const crisp_limb *const modulus[2],
+                              const crisp_limb minv[2], size_t n) {
   enum { MAX_PAIR_LIMBS = 32, MAX_PAIR_DIGITS = 40 };
   const size_t k = crisp_bn52_limbs(n);
   crisp_bn52_dual_product_fn *dual_product = crisp_bn52_dual_product_for(k);
@@ -276,77 +268,22 @@ static int r2_pair_avx512ifma(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_li
   memset(power, 0, sizeof power);
   memset(digits, 0, sizeof digits);
   power[0][n - 1] = power[1][n - 1] = 1;
-  const int status = crisp_bn52_double_mod2(power[0], power[1], m0, m1, n, doublings);
+  const int status = crisp_bn52_double_mod2(power[0], power[1], modulus[0], modulus[1], n, doublings);
   if (status == CRISP_OK) {
-    crisp_limb *const result[2] = {r2_0, r2_1};
-    const crisp_limb *const mod[2] = {m0, m1};
-    const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
+    const uint64_t k0[2] = {minv[0] & CRISP_BN52_MASK, minv[1] & CRISP_BN52_MASK};
     uint64_t *const x[2] = {digits + 2 * stride, digits + 3 * stride};
     const uint64_t *const x_in[2] = {x[0], x[1]}, *const m[2] = {digits, digits + stride};
     for (int l = 0; l < 2; l++) {
-      crisp_bn52_from64(digits + l * stride, k, mod[l], n, 0);
+      crisp_bn52_from64(digits + l * stride, k, modulus[l], n, 0);
       crisp_bn52_from64(x[l], k, power[l], n, 0);
     }
     for (unsigned i = 0; i < squares; i++) dual_product(x, x_in, x_in, m, k0);
-    for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(result[l], x[l], k, mod[l], n);
+    for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(r2[l], x[l], k, modulus[l], n);
     crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   }
   crisp_wipe(power, sizeof power);
   crisp_wipe(digits, sizeof digits);
   return status;
-}
-
-/* Per lane for pow2_public: m, m moved up one and two digits, R'^2, the
- * base b R', accumulator, the constant 1; each value `stride` digits. */
-enum { PUBLIC_SLOTS = 7 };
-
-/* r[l] = b[l]^e mod m[l] for one public exponent e (the CRT's check that
- * r^e = c): left-to-right square and multiply, branching on e's bits and
- * nothing else, both lanes in each product. R'^2 comes from the caller's
- * R^2; at sizes where that takes more doublings than from scratch (k = 32
- * for 24 limbs: 256 against 205, about as long as the caller's own
- * radix-2^64 check), and for a zero exponent, the caller checks on its own
- * (CRISP_E_UNSUPPORTED). */
-static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                                  const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1,
-                                  size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
-                                  const crisp_limb *r2_1) {
-  const size_t k = crisp_bn52_limbs(n);
-  crisp_bn52_dual_product_fn *dual_product = crisp_bn52_dual_product_for(k);
-  crisp_bn52_dual_square_fn *dual_square = crisp_bn52_dual_square_for(k);
-  const size_t top = public_bits(e, en);
-  if (!dual_product || !top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
-  const size_t stride = crisp_bn52_padded_digits(k), lane_digits = PUBLIC_SLOTS * stride;
-  const size_t bytes = 2 * lane_digits * sizeof(uint64_t);
-  uint64_t *scratch = aligned_alloc(64, bytes);
-  if (!scratch) return CRISP_E_NOMEM;
-  memset(scratch, 0, bytes); /* padding digits stay zero throughout */
-
-  crisp_limb *const result[2] = {r0, r1};
-  const crisp_limb *const base[2] = {b0, b1}, *const mod[2] = {m0, m1}, *const r2[2] = {r2_0, r2_1};
-  const uint64_t k0[2] = {minv0 & CRISP_BN52_MASK, minv1 & CRISP_BN52_MASK};
-  uint64_t *m52[2], *m_moved_up[2], *square[2], *power[2], *acc[2], *one[2];
-  for (int l = 0; l < 2; l++) {
-    m52[l] = scratch + l * lane_digits;
-    m_moved_up[l] = m52[l] + stride;
-    square[l] = m_moved_up[l] + 2 * stride;
-    power[l] = square[l] + stride;
-    acc[l] = power[l] + stride;
-    one[l] = acc[l] + stride;
-    crisp_bn52_lane_setup(m52[l], m_moved_up[l], acc[l], one[l], mod[l], base[l], n, k, stride);
-  }
-  {
-    const uint64_t *const m52_in[2] = {m52[0], m52[1]};
-    crisp_bn52_r2_pair(square, mod, n, m52_in, k, k0, r2); /* R'^2 from the caller's R^2 */
-  }
-  const uint64_t *const m[2] = {m52[0], m52[1]}, *const m_shifted[2] = {m_moved_up[0], m_moved_up[1]};
-  uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const powers[2] = {power[0], power[1]};
-  const uint64_t *const sq[2] = {square[0], square[1]}, *const ones[2] = {one[0], one[1]};
-  public_ladder(result, accumulator, powers, sq, m, m_shifted, ones, k0, e, top, dual_product, dual_square, mod, n, k, stride);
-  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
-  crisp_wipe(scratch, bytes);
-  free(scratch);
-  return CRISP_OK;
 }
 
 #define IFMA_FEATURES                                                                                    \
@@ -356,7 +293,5 @@ static int pow2_public_avx512ifma(crisp_limb *r0, crisp_limb *r1, const crisp_li
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
     {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
     mod_exp2_avx512ifma,
-    pow2_public_avx512ifma,
     r2_pair_avx512ifma,
-    mod_exp2_checked_avx512ifma,
 };
