@@ -26,7 +26,6 @@
 #define LANES 8       /* 64-bit lanes in a 512-bit vector */
 #define MAX_VECTORS 5 /* k = 40 */
 
-
 /* The 8-bit masks of `vectors` vectors (3 to 5) as one mask, vector v at
  * bits 8v. */
 static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8 m[MAX_VECTORS], const int vectors) {
@@ -211,10 +210,11 @@ static inline __attribute__((always_inline)) void dual_product_body(uint64_t *co
   for (int l = 0; l < 2; l++) normalize_lane(r[l], acc[l], carry[l], vectors);
 }
 
-#define DUAL_PRODUCT(vectors, digits)                                                                                  \
-  static void dual_product_##digits(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2],    \
-                            const uint64_t *const m[2], const uint64_t k0[2]) {                              \
-    dual_product_body(r, a, b, m, k0, vectors, digits);                                                              \
+#define DUAL_PRODUCT(vectors, digits)                                                                   \
+  static void dual_product_##digits(uint64_t *const r[2], const uint64_t *const a[2],                   \
+                                    const uint64_t *const b[2], const uint64_t *const m[2],             \
+                                    const uint64_t k0[2]) {                                             \
+    dual_product_body(r, a, b, m, k0, vectors, digits);                                                 \
   }
 DUAL_PRODUCT(3, 20)
 DUAL_PRODUCT(4, 32)
@@ -398,10 +398,10 @@ static inline __attribute__((always_inline)) void dual_square_body(uint64_t *con
 }
 #undef DUAL_SQUARE_REDUCE_PAIR
 
-#define DUAL_SQUARE(vectors, k)                                                                                 \
-  static void dual_square_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],            \
-                       const uint64_t *const moved_up[2], const uint64_t k0[2]) {                                                                  \
-    dual_square_body(r, a, m, moved_up, k0, vectors, k);                                                                         \
+#define DUAL_SQUARE(vectors, k)                                                                   \
+  static void dual_square_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2], \
+                              const uint64_t *const moved_up[2], const uint64_t k0[2]) {                    \
+    dual_square_body(r, a, m, moved_up, k0, vectors, k);                                                    \
   }
 DUAL_SQUARE(3, 20)
 
@@ -414,17 +414,18 @@ crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   }
 }
 
-/* The dedicated square where it beats dual_product_body: at 32 and 40 digits the
- * cross products' partly masked vectors and the longer reduction (its
- * multiply-adds then fill the idle slots by themselves) leave it behind
- * (docs/performance.md); there the ladder squares with dual_product. */
+/* The dedicated square where it beats dual_product_body: at 32 and 40
+ * digits the cross products' partly masked vectors and the longer
+ * reduction (its multiply-adds then fill the idle slots by themselves)
+ * leave it behind (docs/performance.md); there the ladders square with the
+ * dual product. */
 crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k) { return k == 20 ? dual_square_20 : NULL; }
 
-/* One lane's values for a ladder: m in radix 2^52 and, when m_moved_up is not
- * NULL, its copies moved up one and two digits (m_moved_up, 2 * stride digits,
- * for the square), the base in radix 2^52 and the constant 1. */
-void crisp_bn52_lane_setup(uint64_t *m52, uint64_t *m_moved_up, uint64_t *base52, uint64_t *one, const crisp_limb *mod,
-                       const crisp_limb *base, size_t n, size_t k, size_t stride) {
+/* One lane's values for a ladder: m in radix 2^52 and, when m_moved_up is
+ * not NULL, its copies moved up one and two digits (2 * stride digits, for
+ * the dual square), the base in radix 2^52 and the constant 1. */
+void crisp_bn52_lane_setup(uint64_t *m52, uint64_t *m_moved_up, uint64_t *base52, uint64_t *one,
+                           const crisp_limb *mod, const crisp_limb *base, size_t n, size_t k, size_t stride) {
   one[0] = 1;
   crisp_bn52_from64(m52, k, mod, n, 0);
   if (m_moved_up) {

@@ -25,6 +25,7 @@
 #define LIMB_BITS 64
 #define LANES 8       /* 64-bit lanes in a 512-bit vector */
 #define MAX_VECTORS 5 /* k = 40 */
+
 /* out[l] = table[l][index[l]] for both lanes, entries a multiple of 8
  * (windows of 3 bits or more): every entry of both tables is read in full, the wanted one kept by an AND with an all-ones vector made
  * by arithmetic (a masked load could skip the memory of the entries it
