@@ -206,7 +206,7 @@ stage_ct-planted() {
     msan_build "$build_prefix-msan-$plant" "$plant"
     expect_msan_report "$build_prefix-msan-$plant" x86_64-adx 0 bn_mont_x86_64_adx.c || failed=1
     if [ "$ifma" = 1 ]; then
-      expect_msan_report "$build_prefix-msan-$plant" avx512ifma 24 bn_mont_avx512ifma.c || failed=1
+      expect_msan_report "$build_prefix-msan-$plant" avx512ifma 24 bn52_avx512ifma.c || failed=1
     else
       echo "    avx512ifma: this CPU has no IFMA, not checked"
     fi

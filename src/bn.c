@@ -60,8 +60,8 @@ static int check_modulus(const crisp_limb *m, size_t n) {
   return CRISP_OK;
 }
 
-void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
-                              const crisp_bn_mont_sqr_impl *sqr, crisp_limb *work) {
+void crisp_bn_mont_r2_unchecked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
+                                const crisp_bn_mont_sqr_impl *sqr, crisp_limb *work) {
   crisp_limb *const x = work, *const t = work + n;
   /* Start below m: 2^(64(n-1)) for n > 1 (m exceeds it: m is odd and its top
    * limb nonzero), 1 mod m for n == 1. 80 doublings give 2^16 R mod m, the
@@ -94,7 +94,7 @@ static __attribute__((noinline)) int bn_mont_r2(crisp_limb *r2, const crisp_limb
   if (!r2) return CRISP_E_INVALID;
   if (limbs_overlap(r2, n, m, n)) return CRISP_E_INVALID;
   crisp_limb work[2 * CRISP_BN_MONT_MAX_LIMBS];
-  crisp_bn_mont_r2_checked(r2, m, n, crisp_bn_mont_inv(m[0]), crisp_active_bn_mont_sqr(), work);
+  crisp_bn_mont_r2_unchecked(r2, m, n, crisp_bn_mont_inv(m[0]), crisp_active_bn_mont_sqr(), work);
   crisp_wipe(work, 2 * n * LIMB_BYTES);
   return CRISP_OK;
 }

@@ -1,39 +1,37 @@
 /* src/bn_internal.h - what the bignum code shares beyond the limb helpers
- * of generic/bn_word.h, each defined in one front-end: R^2 mod m (bn.c; also
- * used by bn_mod_exp.c and bn_mod_exp_crt.c), the checked single
- * exponentiation (bn_mod_exp.c; used by bn_mod_exp2.c and the portable
- * kernel generic/bn_mod_exp2_generic.c), the checked pair of
- * exponentiations (bn_mod_exp2.c; used by bn_mod_exp_crt.c) and the CRT
+ * of arithmetic/bn_word.h, each defined in one front-end: R^2 mod m (bn.c; also
+ * used by bn_mod_exp.c and bn_mod_exp_crt.c), the single exponentiation
+ * without its argument checks (bn_mod_exp.c; used by bn_mod_exp2.c), the
+ * pair without them (bn_mod_exp2.c; used by bn_mod_exp_crt.c) and the CRT
  * with its test hook (bn_mod_exp_crt.c; used by test/test_bn_rsa.c). */
 #ifndef CRISP_SRC_BN_INTERNAL_H
 #define CRISP_SRC_BN_INTERNAL_H
 
 #include <stddef.h>
 
-#include "generic/bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "impl.h"
 
 /* r2 = R^2 mod m, R = 2^(64n), for a modulus the caller has checked (odd,
  * m[n-1] != 0, 1 <= n <= CRISP_BN_MONT_MAX_LIMBS), using sqr and 2n limbs
  * of work space from the caller (left holding values derived from m). r2
  * must not overlap m or work. */
-void crisp_bn_mont_r2_checked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
-                              const crisp_bn_mont_sqr_impl *sqr, crisp_limb *work);
+void crisp_bn_mont_r2_unchecked(crisp_limb *r2, const crisp_limb *m, size_t n, crisp_limb minv,
+                                const crisp_bn_mont_sqr_impl *sqr, crisp_limb *work);
 
 /* crisp_bn_mod_exp after its argument checks: r = base^exp mod m for a
  * modulus, base and exponent that crisp_bn_mod_exp would accept, through
  * the active Montgomery kernels. r may equal base, nothing else. Returns
  * CRISP_OK or CRISP_E_NOMEM (r untouched then). */
-int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
-                             const crisp_limb *m, size_t n);
+int crisp_bn_mod_exp_unchecked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                               const crisp_limb *m, size_t n);
 
-/* crisp_bn_mod_exp2 after its checks: through the active bn_mod_exp2
- * implementation, or two crisp_bn_mod_exp_checked when it does not take the
- * size. r0 and r1 overlap no input and not each other. r2_0, r2_1: R^2
- * mod m0, m1 when the caller has them, else NULL (impl.h, BN_MOD_EXP2). */
-int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                          const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                          const crisp_limb *m1, size_t n, const crisp_limb *r2_0, const crisp_limb *r2_1);
+/* crisp_bn_mod_exp2 after its checks: both lanes (impl.h, crisp_bn_exp_lane;
+ * results apart from every input and each other) through the active
+ * bn_mod_exp2 implementation, or two crisp_bn_mod_exp_unchecked when it has
+ * no dual kernel or does not take the size. Returns CRISP_OK or
+ * CRISP_E_NOMEM. */
+int crisp_bn_mod_exp2_unchecked(const crisp_bn_exp_lane lane[2], size_t exponent_limbs, size_t n);
 
 /* crisp_bn_mod_exp_crt with a test hook: fault, when not NULL, is called
  * on m1 = c^dp mod p (half limbs) between the exponentiations and the

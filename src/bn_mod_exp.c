@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "bn_internal.h"
-#include "generic/bn_window.h"
+#include "arithmetic/bn_window.h"
 #include "crisp/bn.h"
 #include "dispatch/select.h"
 #include "util.h"
@@ -35,7 +35,7 @@ static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb
 
   /* table[0] = R mod m (Montgomery 1), table[1] = base * R mod m, then
    * table[i] = base^i * R mod m; m > 1 here, so 1 < m is a valid operand. */
-  crisp_bn_mont_r2_checked(tmp, m, n, minv, sqr, table); /* table: 2^w >= 8 entries, not yet filled */
+  crisp_bn_mont_r2_unchecked(tmp, m, n, minv, sqr, table); /* table: 2^w >= 8 entries, not yet filled */
   memset(one, 0, n * LIMB_BYTES);
   one[0] = 1;
   mul->mont_mul(table, tmp, one, m, n, minv);
@@ -81,7 +81,7 @@ static __attribute__((noinline)) int mod_exp(crisp_limb *r, const crisp_limb *ba
     return CRISP_E_INVALID;
   if (!bn_less_than(base, m, n)) return CRISP_E_RANGE;
 
-  return crisp_bn_mod_exp_checked(r, base, exp, en, m, n);
+  return crisp_bn_mod_exp_unchecked(r, base, exp, en, m, n);
 }
 
 int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
@@ -91,8 +91,8 @@ int crisp_bn_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *ex
   return status;
 }
 
-int crisp_bn_mod_exp_checked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
-                             const crisp_limb *m, size_t n) {
+int crisp_bn_mod_exp_unchecked(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                               const crisp_limb *m, size_t n) {
   const size_t bytes = n * LIMB_BYTES;
   /* m == 1 (only possible with n == 1) maps everything to 0; x^0 is 1. */
   if (n == 1 && m[0] == 1) {

@@ -2,8 +2,8 @@
  * exponentiations in one call, for the active bn_mod_exp2 implementation to
  * interleave. Checks both halves as crisp_bn_mod_exp does, copies a base
  * its result aliases (kernels write outputs that overlap no input), and
- * runs two single exponentiations when the implementation does not take the
- * size. */
+ * runs two single exponentiations when the implementation has no dual
+ * kernel or does not take the size. */
 #include <stdlib.h>
 
 #include "bn_internal.h"
@@ -34,19 +34,18 @@ static int outputs_overlap(const crisp_limb *r, const crisp_limb *own_base, cons
   return 0;
 }
 
-int crisp_bn_mod_exp2_run(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                          const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                          const crisp_limb *m1, size_t n, const crisp_limb *r2_0, const crisp_limb *r2_1) {
+int crisp_bn_mod_exp2_unchecked(const crisp_bn_exp_lane lane[2], size_t exponent_limbs, size_t n) {
   /* The special cases (a modulus of 1, an empty exponent) and tiny moduli
    * go the single way, where they are handled once. */
-  if (en && n > 1) {
-    const int status =
-        crisp_active_bn_mod_exp2()->mod_exp2(r0, r1, b0, b1, e0, e1, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
-                                             crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
+  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
+  if (exponent_limbs && n > 1 && impl->mod_exp2) {
+    const int status = impl->mod_exp2(lane, exponent_limbs, n, NULL);
     if (status != CRISP_E_UNSUPPORTED) return status;
   }
-  int status = crisp_bn_mod_exp_checked(r0, b0, e0, en, m0, n);
-  if (status == CRISP_OK) status = crisp_bn_mod_exp_checked(r1, b1, e1, en, m1, n);
+  int status = CRISP_OK;
+  for (int l = 0; l < 2 && status == CRISP_OK; l++)
+    status = crisp_bn_mod_exp_unchecked(lane[l].result, lane[l].base, lane[l].exponent, exponent_limbs,
+                                        lane[l].modulus, n);
   return status;
 }
 
@@ -75,7 +74,9 @@ static __attribute__((noinline)) int mod_exp2(crisp_limb *r0, crisp_limb *r1, co
    * exponentiation below needs the stack's room. */
   crisp_limb *const out0 = malloc(2 * n * LIMB_BYTES), *const out1 = out0 ? out0 + n : NULL;
   if (!out0) return CRISP_E_NOMEM;
-  const int status = crisp_bn_mod_exp2_run(out0, out1, b0, b1, e0, e1, en, m0, m1, n, NULL, NULL);
+  const crisp_bn_exp_lane lane[2] = {{out0, b0, e0, m0, crisp_bn_mont_inv(m0[0]), NULL},
+                                     {out1, b1, e1, m1, crisp_bn_mont_inv(m1[0]), NULL}};
+  const int status = crisp_bn_mod_exp2_unchecked(lane, en, n);
   if (status == CRISP_OK) {
     memcpy(r0, out0, n * LIMB_BYTES);
     memcpy(r1, out1, n * LIMB_BYTES);

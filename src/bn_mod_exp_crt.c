@@ -145,29 +145,10 @@ static crisp_limb halves_differ(const crt_scratch *s, const crisp_limb *y0, cons
   return nonzero_mask(bits);
 }
 
-/* The fault check through the bn_mod_exp2 implementation's pow2_public,
- * both halves' powers together: *differ is all ones when r^e mod p is not
- * cp or r^e mod q is not cq (r = s->result). Returns CRISP_OK,
- * CRISP_E_NOMEM, or CRISP_E_UNSUPPORTED when the implementation has no
- * such function or does not take the size or exponent (then the caller
- * checks each half on its own). Uses base, acc, m1, m2, wide and x. */
-static int powers_differ_together(crisp_limb *differ, const crt_scratch *s, const crisp_limb *e, size_t en,
-                                  const crisp_limb *p, const crisp_limb *q, size_t h, crisp_limb pinv,
-                                  crisp_limb qinvm) {
-  const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
-  if (!impl->pow2_public) return CRISP_E_UNSUPPORTED;
-  reduce_result(s, p, q, h, pinv, qinvm);
-  const int status =
-      impl->pow2_public(s->m1, s->m2, s->base, s->acc, e, en, p, q, h, pinv, qinvm, s->r2p, s->r2q);
-  if (status != CRISP_OK) return status;
-  *differ = halves_differ(s, s->m1, s->m2, h);
-  return CRISP_OK;
-}
-
 /* r2 = R^2 mod m for the half-size modulus. */
 static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
   crisp_limb work[CRISP_BN_MONT_MAX_LIMBS]; /* 2h limbs; in the frames the CRT's scrub covers */
-  crisp_bn_mont_r2_checked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr(), work);
+  crisp_bn_mont_r2_unchecked(r2, m, h, mont_inv(m[0]), crisp_active_bn_mont_sqr(), work);
 }
 
 /* R^2 mod p and mod q, both together where the bn_mod_exp2
@@ -175,13 +156,17 @@ static void half_r2(crisp_limb *r2, const crisp_limb *m, size_t h) {
 static void half_r2_pair(crisp_limb *r2p, crisp_limb *r2q, const crisp_limb *p, const crisp_limb *q, size_t h,
                          crisp_limb pinv, crisp_limb qinvm) {
   const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
-  if (impl->r2_pair && impl->r2_pair(r2p, r2q, p, q, h, pinv, qinvm) == CRISP_OK) return;
+  crisp_limb *const r2[2] = {r2p, r2q};
+  const crisp_limb *const modulus[2] = {p, q};
+  const crisp_limb minv[2] = {pinv, qinvm};
+  if (impl->r2_pair && impl->r2_pair(r2, modulus, minv, h) == CRISP_OK) return;
   half_r2(r2p, p, h);
   half_r2(r2q, q, h);
 }
 
 /* What the CRT does between the exponentiations and the check's powers
- * inside mod_exp2_checked: the fault hook, Garner, r mod p and mod q. */
+ * when the bn_mod_exp2 implementation runs both (crisp_bn_exp2_check): the
+ * fault hook, Garner, and the check's bases r mod p and mod q. */
 typedef struct crt_after {
   const crt_scratch *s;
   const crisp_limb *p, *q, *qinv;
@@ -190,7 +175,7 @@ typedef struct crt_after {
   void (*fault)(crisp_limb *, size_t);
 } crt_after;
 
-static void after_exponentiations(void *ctx) {
+static void write_check_bases(void *ctx) {
   const crt_after *a = ctx;
   if (a->fault) a->fault(a->s->m1, a->h);
   garner(a->s, a->p, a->q, a->qinv, a->h, a->pinv);
@@ -247,42 +232,43 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
    * pair with a quarter of the exponents' limbs, so the leak is about the
    * same share of the work on every implementation */
 #if defined(CRISP_PLANT_LEAK_KEY)
-  if ((p[0] >> 8) & 1)
-    (void)crisp_bn_mod_exp2_run(s->base, s->acc, s->cp, s->cq, dp, dq, h / 4 ? h / 4 : 1, p, q, h, s->r2p, s->r2q);
+  if ((p[0] >> 8) & 1) {
+    const crisp_bn_exp_lane planted[2] = {{s->base, s->cp, dp, p, crisp_bn_mont_inv(p[0]), s->r2p},
+                                          {s->acc, s->cq, dq, q, crisp_bn_mont_inv(q[0]), s->r2q}};
+    (void)crisp_bn_mod_exp2_unchecked(planted, h / 4 ? h / 4 : 1, h);
+  }
 #endif
 
-  /* m1 = cp^dp mod p, m2 = cq^dq mod q, together; with e given, through
-   * the implementation's mod_exp2_checked where it takes the size, which
-   * runs Garner and the check's reductions (after) between the
-   * exponentiations and the check's powers. */
+  /* m1 = cp^dp mod p, m2 = cq^dq mod q, together; with e given, the
+   * implementation's mod_exp2 runs the check too where it takes the size
+   * and exponent, with Garner and the check's reductions (after) between
+   * the exponentiations and the check's powers. */
   crt_after after = {s, p, q, qinv, h, pinv, qinvm, fault};
+  crisp_bn_exp_lane lane[2] = {{s->m1, s->cp, dp, p, pinv, s->r2p}, {s->m2, s->cq, dq, q, qinvm, s->r2q}};
+  const crisp_bn_exp2_check check = {write_check_bases, &after, {s->base, s->acc}, {s->n, s->x}, e, en};
   crisp_limb mismatch = 0, differ = 0;
-  int checked = CRISP_E_UNSUPPORTED;
+  int paired_with_check = CRISP_E_UNSUPPORTED;
   const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
-  if (e && impl->mod_exp2_checked && h > 1)
-    checked = impl->mod_exp2_checked(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, pinv, qinvm, s->r2p, s->r2q,
-                                     after_exponentiations, &after, s->n, s->x, s->base, s->acc, e, en);
-  if (checked == CRISP_E_NOMEM) return checked; /* public; r untouched */
-  if (checked == CRISP_OK) {
+  if (e && impl->mod_exp2 && h > 1) paired_with_check = impl->mod_exp2(lane, h, h, &check);
+  if (paired_with_check == CRISP_E_NOMEM) return paired_with_check; /* public; r untouched */
+  if (paired_with_check == CRISP_OK) {
     differ = halves_differ(s, s->n, s->x, h);
   } else {
-    const int status = crisp_bn_mod_exp2_run(s->m1, s->m2, s->cp, s->cq, dp, dq, h, p, q, h, s->r2p, s->r2q);
+    lane[0].minv = crisp_bn_mont_inv(p[0]);
+    lane[1].minv = crisp_bn_mont_inv(q[0]);
+    const int status = crisp_bn_mod_exp2_unchecked(lane, h, h);
     if (status != CRISP_OK) return status; /* CRISP_E_NOMEM: public */
     if (fault) fault(s->m1, h);
     garner(s, p, q, qinv, h, pinv);
     /* The fault check, r^e = c mod p q, as r^e = c mod p and mod q (the
      * same thing, since p and q are coprime when bad_inverse is clear, at
-     * half the size): against
-     * the reductions of c the exponentiations started from. */
+     * half the size): against the reductions of c the exponentiations
+     * started from. */
     if (e) {
-      const int together = powers_differ_together(&differ, s, e, en, p, q, h, pinv, qinvm);
-      if (together == CRISP_E_NOMEM) return together; /* public; r untouched */
-      if (together != CRISP_OK) {
-        memcpy(s->wide, s->result, nn * LIMB_BYTES);
-        differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
-        memcpy(s->wide, s->result, nn * LIMB_BYTES);
-        differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
-      }
+      memcpy(s->wide, s->result, nn * LIMB_BYTES);
+      differ = power_differs(s->wide, e, en, p, s->r2p, pinv, s->cp, h, s->base, s->acc, s->m1, s->x);
+      memcpy(s->wide, s->result, nn * LIMB_BYTES);
+      differ |= power_differs(s->wide, e, en, q, s->r2q, qinvm, s->cq, h, s->base, s->acc, s->m1, s->x);
     }
   }
   if (e) mismatch = ~bad_key & ~bad_range & ~bad_inverse & differ;

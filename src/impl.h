@@ -1,6 +1,13 @@
 /* src/impl.h - what an implementation is: its descriptor (name, level, CPU
  * features) and the function pointers of each kernel. Kernel files define
- * one descriptor each; src/dispatch/impl_list.h lists them, best first. */
+ * one descriptor each; src/dispatch/impl_list.h lists them, best first.
+ * Layers only point down: the front-ends (the .c files of src/) check
+ * arguments and call through src/dispatch/ into the kernels (src/generic/,
+ * src/x86/, src/arm64/); a kernel calls only other kernels and what every
+ * layer shares (this header, src/arithmetic/, util.h), never a front-end
+ * or the dispatcher. Where a kernel cannot take a case, it says so
+ * (CRISP_E_UNSUPPORTED, or a NULL entry) and the front-end runs the
+ * fallback itself (scripts/check_layers.py checks this). */
 #ifndef CRISP_SRC_IMPL_H
 #define CRISP_SRC_IMPL_H
 
@@ -157,51 +164,63 @@ typedef struct crisp_bn_mont_sqr_impl {
   void (*mont_sqr)(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
 } crisp_bn_mont_sqr_impl;
 
-/* BN_MOD_EXP2: r0 = b0^e0 mod m0 and r1 = b1^e1 mod m1, each with the
- * contract of crisp_bn_mod_exp, which the front-end has checked: moduli of
- * n limbs, odd, top limb nonzero, bases below them, en >= 1 exponent limbs
- * each, minv0 / minv1 = crisp_bn_mont_inv of m0[0] / m1[0]; r0 and r1
- * overlap no input and not each other (the front-end copies). r2_0 and
- * r2_1 are R^2 mod m0 and mod m1 (R = 2^(64n), n limbs, fully reduced)
- * when the caller has them (the CRT does), else NULL: an implementation
- * may start from them instead of computing its own constants. Constant
- * time in bases, exponents and moduli. Returns CRISP_OK, CRISP_E_NOMEM, or
- * CRISP_E_UNSUPPORTED for a size the implementation does not take (then
- * nothing was written and the front-end runs two single exponentiations). */
+/* One lane of BN_MOD_EXP2: result = base^exponent mod modulus, with the
+ * contract of crisp_bn_mod_exp, which the front-end has checked: a modulus
+ * of n limbs, odd, top limb nonzero; the base below it; the lane's
+ * exponent of the pair's exponent_limbs (>= 1) limbs; minv =
+ * crisp_bn_mont_inv(modulus[0]); result overlaps no input of either lane
+ * and not the other lane's result (the front-end copies). r2 is R^2 mod
+ * modulus (R = 2^(64n), n limbs, fully reduced) when the caller has it
+ * (the CRT does), else NULL: an implementation may start from it instead
+ * of computing its own constants. */
+typedef struct crisp_bn_exp_lane {
+  crisp_limb *result;
+  const crisp_limb *base;
+  const crisp_limb *exponent;
+  const crisp_limb *modulus;
+  crisp_limb minv;
+  const crisp_limb *r2;
+} crisp_bn_exp_lane;
+
+/* The RSA-CRT fault check that mod_exp2 may run after the exponentiations,
+ * on its own setup of the moduli (which would otherwise be made twice):
+ * write_bases(context), in which the caller writes base[0] and base[1]
+ * (below the lanes' moduli; the CRT recombines its halves there), then
+ * power[l] = base[l]^exponent mod lane[l].modulus for one PUBLIC exponent
+ * of exponent_limbs >= 1 limbs. power[l] overlaps no input but may be a
+ * lane's result. */
+typedef struct crisp_bn_exp2_check {
+  void (*write_bases)(void *context);
+  void *context;
+  const crisp_limb *base[2];
+  crisp_limb *power[2];
+  const crisp_limb *exponent;
+  size_t exponent_limbs;
+} crisp_bn_exp2_check;
+
+/* BN_MOD_EXP2: two exponentiations that advance together.
+ * mod_exp2 computes both lanes, constant time in bases, exponents and
+ * moduli. With check (not NULL; the lanes' r2 are then never NULL), it
+ * then runs the check as crisp_bn_exp2_check says, constant time in its
+ * bases and moduli (the time may depend on its exponent). Returns
+ * CRISP_OK, CRISP_E_NOMEM, or CRISP_E_UNSUPPORTED, before anything is
+ * written, for a size the implementation does not take, or with check, a
+ * size or exponent it leaves to the caller: the front-end then runs the
+ * pair itself (two single exponentiations through crisp_bn_mod_exp's path,
+ * or mod_exp2 without the check, then its own check). NULL for an
+ * implementation without a dual kernel (generic): the front-end runs the
+ * two single exponentiations at every size.
+ * r2_pair, optional (NULL: the caller computes each on its own), writes
+ * r2[l] = R^2 mod modulus[l] (R = 2^(64n), n limbs, fully reduced) for
+ * moduli with a lane's contract and minv[l] their crisp_bn_mont_inv, as
+ * the CRT needs for its halves; constant time in the moduli. Returns
+ * CRISP_OK or CRISP_E_UNSUPPORTED for a size it does not take. */
 typedef struct crisp_bn_mod_exp2_impl {
   crisp_impl_info info;
-  int (*mod_exp2)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                  const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                  const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0,
-                  const crisp_limb *r2_1);
-  /* Optional (NULL: the caller computes each power on its own): r0 =
-   * b0^e mod m0 and r1 = b1^e mod m1 for one PUBLIC exponent e of en >= 1
-   * limbs, as the CRT's fault check needs; bases below the moduli, r2_0 and
-   * r2_1 as above but never NULL. Constant time in bases and moduli; the
-   * time may depend on e. Same returns as mod_exp2. */
-  int (*pow2_public)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                     const crisp_limb *e, size_t en, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                     crisp_limb minv0, crisp_limb minv1, const crisp_limb *r2_0, const crisp_limb *r2_1);
-  /* Optional (NULL: the caller computes each on its own): r2_0 = R^2 mod m0
-   * and r2_1 = R^2 mod m1 (R = 2^(64n), n limbs, fully reduced) for moduli
-   * with mod_exp2's contract, as the CRT needs for its halves. Constant
-   * time in the moduli. Returns CRISP_OK or CRISP_E_UNSUPPORTED for a size
-   * the implementation does not take. */
-  int (*r2_pair)(crisp_limb *r2_0, crisp_limb *r2_1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                 crisp_limb minv0, crisp_limb minv1);
-  /* Optional (NULL: the caller runs mod_exp2, then pow2_public): the CRT's
-   * exponentiations and fault check on one setup of the moduli. mod_exp2
-   * (r2_0 and r2_1 never NULL), then between(ctx), where the caller writes
-   * the bases x0 and x1 (below the moduli), then y0 = x0^e mod m0 and
-   * y1 = x1^e mod m1 as pow2_public. y0 and y1 overlap no input but may be
-   * r0 and r1. Returns as mod_exp2; CRISP_E_UNSUPPORTED, before anything
-   * runs, where pow2_public would return it too. */
-  int (*mod_exp2_checked)(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0, const crisp_limb *b1,
-                          const crisp_limb *e0, const crisp_limb *e1, size_t en, const crisp_limb *m0,
-                          const crisp_limb *m1, size_t n, crisp_limb minv0, crisp_limb minv1,
-                          const crisp_limb *r2_0, const crisp_limb *r2_1, void (*between)(void *ctx), void *ctx,
-                          crisp_limb *y0, crisp_limb *y1, const crisp_limb *x0, const crisp_limb *x1,
-                          const crisp_limb *e, size_t een);
+  int (*mod_exp2)(const crisp_bn_exp_lane lane[2], size_t exponent_limbs, size_t n,
+                  const crisp_bn_exp2_check *check);
+  int (*r2_pair)(crisp_limb *const r2[2], const crisp_limb *const modulus[2], const crisp_limb minv[2],
+                 size_t n);
 } crisp_bn_mod_exp2_impl;
 /* CHACHA20: out = in XOR the keystream from the 16-word input block `state`
  * (constants, key, block counter in word 12, nonce), len bytes, any length;

@@ -118,7 +118,7 @@
 /* CRISP_SCRUB_IFMA_BYTES: below the radix 2^52 products, which spill
  * vector registers in the frames of crisp_bn52_amm (from 10 vectors up the
  * two accumulator halves outnumber the 32 registers), of the two-lane
- * products (bn_mod_exp2_avx512ifma.c) and of crisp_bn52_to64_reduced;
+ * products (bn52_dual_avx512ifma.c) and of crisp_bn52_to64_reduced;
  * called by the function that called them, after the last one. How deep
  * they reach is the compiler's choice, not the size's: one compiler gives
  * each vector count its own frame (about 23 bytes per digit), another

@@ -3,8 +3,8 @@
  * against OpenSSL's raw RSA private operation (RSA_NO_PADDING) on freshly
  * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
  * this CPU supports; the fault check through the internal hook, and the
- * implementations' pow2_public it runs on against GMP and their r2_pair
- * against crisp_bn_mont_r2; every error code. Links the static library for
+ * implementations' mod_exp2 with that check's powers against GMP and their
+ * r2_pair against crisp_bn_mont_r2; every error code. Links the static library for
  * crisp_bn_mod_exp_crt_hooked. */
 #include "common.h"
 
@@ -314,7 +314,10 @@ static void test_r2_pair(void **state) {
         if (kind == 4) memset(m1, 0, n * sizeof *m1), m1[0] = 1, m1[n - 1] = 1;
         assert_int_equal(crisp_bn_mont_r2(want0, m0, n), CRISP_OK);
         assert_int_equal(crisp_bn_mont_r2(want1, m1, n), CRISP_OK);
-        const int status = impl->r2_pair(r0, r1, m0, m1, n, crisp_bn_mont_inv(m0[0]), crisp_bn_mont_inv(m1[0]));
+        crisp_limb *const r2[2] = {r0, r1};
+        const crisp_limb *const modulus[2] = {m0, m1};
+        const crisp_limb minv[2] = {crisp_bn_mont_inv(m0[0]), crisp_bn_mont_inv(m1[0])};
+        const int status = impl->r2_pair(r2, modulus, minv, n);
         if (status == CRISP_E_UNSUPPORTED) continue;
         assert_int_equal(status, CRISP_OK);
         if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
@@ -326,26 +329,43 @@ static void test_r2_pair(void **state) {
   }
 }
 
-/* Every implementation's pow2_public (the CRT's fault check: two powers by
- * one public exponent) against GMP at the sizes the IFMA kernel takes,
- * exponents 1, 3, 65537, all ones and random over two limbs, bases random,
- * zero and m - 1; a zero exponent is left to the caller, and so may be a
- * size (each implementation must take at least one). */
-static void test_pow2_public(void **state) {
+/* The check's bases, written when mod_exp2 asks for them (as the CRT
+ * writes Garner's result reduced mod p and mod q there). */
+typedef struct check_bases {
+  crisp_limb *base[2];
+  const crisp_limb *value[2];
+  size_t n;
+  int calls;
+} check_bases;
+
+static void write_check_bases(void *context) {
+  check_bases *bases = context;
+  for (int l = 0; l < 2; l++) memcpy(bases->base[l], bases->value[l], bases->n * sizeof(crisp_limb));
+  bases->calls++;
+}
+
+/* Every implementation's mod_exp2 with the CRT's fault check (two powers
+ * by one public exponent after the pair, on its setup) against GMP at the
+ * sizes the IFMA kernel takes, check exponents 1, 3, 65537, all ones and
+ * random over two limbs, bases random, zero and m - 1; the pair's results
+ * too. A zero check exponent is left to the caller, and so may be a size
+ * (each implementation with a mod_exp2 must take at least one). */
+static void test_mod_exp2_check(void **state) {
   (void)state;
   static const size_t sizes[] = {16, 24, 32};
   size_t checked = 0;
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
     const crisp_bn_mod_exp2_impl *impl = crisp_active_bn_mod_exp2();
-    if (!impl->pow2_public) continue;
+    if (!impl->mod_exp2) continue;
     const size_t checked_before = checked;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       const size_t n = sizes[s];
       for (int kind = 0; kind < 6; kind++) {
         crisp_limb m0[MAX_LIMBS], m1[MAX_LIMBS], b0[MAX_LIMBS], b1[MAX_LIMBS], r2_0[MAX_LIMBS],
-            r2_1[MAX_LIMBS];
-        crisp_limb r0[MAX_LIMBS], r1[MAX_LIMBS], want0[MAX_LIMBS], want1[MAX_LIMBS], e[2] = {0, 0};
+            r2_1[MAX_LIMBS], x0[MAX_LIMBS], x1[MAX_LIMBS], d0[MAX_LIMBS], d1[MAX_LIMBS];
+        crisp_limb r0[MAX_LIMBS], r1[MAX_LIMBS], y0[MAX_LIMBS], y1[MAX_LIMBS], want0[MAX_LIMBS],
+            want1[MAX_LIMBS], e[2] = {0, 0};
         const size_t en = kind >= 4 ? 2 : 1;
         static const crisp_limb small[4] = {0, 1, 3, 65537};
         if (kind < 4) e[0] = small[kind];
@@ -353,27 +373,39 @@ static void test_pow2_public(void **state) {
         if (kind == 5) test_fill_random(e, sizeof e);
         fill_modulus(m0, n), fill_modulus(m1, n);
         fill_below(b0, m0, n), fill_below(b1, m1, n);
+        fill_below(x0, m0, n), fill_below(x1, m1, n);
+        test_fill_random(d0, n * sizeof *d0), test_fill_random(d1, n * sizeof *d1);
         if (kind == 2) memset(b1, 0, n * sizeof *b1);
         if (kind == 3) memcpy(b0, m0, n * sizeof *b0), b0[0] -= 1; /* m0 is odd: no borrow */
         assert_int_equal(crisp_bn_mont_r2(r2_0, m0, n), CRISP_OK);
         assert_int_equal(crisp_bn_mont_r2(r2_1, m1, n), CRISP_OK);
-        const int status = impl->pow2_public(r0, r1, b0, b1, e, en, m0, m1, n, crisp_bn_mont_inv(m0[0]),
-                                             crisp_bn_mont_inv(m1[0]), r2_0, r2_1);
+        const crisp_bn_exp_lane lane[2] = {{r0, x0, d0, m0, crisp_bn_mont_inv(m0[0]), r2_0},
+                                           {r1, x1, d1, m1, crisp_bn_mont_inv(m1[0]), r2_1}};
+        crisp_limb base0[MAX_LIMBS], base1[MAX_LIMBS];
+        check_bases bases = {{base0, base1}, {b0, b1}, n, 0};
+        const crisp_bn_exp2_check check = {write_check_bases, &bases, {base0, base1}, {y0, y1}, e, en};
+        const int status = impl->mod_exp2(lane, n, n, &check);
         if (kind == 0 || status == CRISP_E_UNSUPPORTED) {
           assert_int_equal(status, CRISP_E_UNSUPPORTED);
+          assert_int_equal(bases.calls, 0);
           continue;
         }
         assert_int_equal(status, CRISP_OK);
+        assert_int_equal(bases.calls, 1);
+        reference_power(want0, x0, d0, n, m0, n);
+        reference_power(want1, x1, d1, n, m1, n);
+        if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
+          fail_msg("mod_exp2 %s with check: n=%zu case %d, the pair differs", name, n, kind);
         reference_power(want0, b0, e, en, m0, n);
         reference_power(want1, b1, e, en, m1, n);
-        if (memcmp(r0, want0, n * sizeof *r0) || memcmp(r1, want1, n * sizeof *r1))
-          fail_msg("pow2_public %s: n=%zu exponent case %d differs", name, n, kind);
+        if (memcmp(y0, want0, n * sizeof *y0) || memcmp(y1, want1, n * sizeof *y1))
+          fail_msg("mod_exp2 %s check: n=%zu exponent case %d differs", name, n, kind);
         checked++;
       }
     }
-    if (checked == checked_before) fail_msg("pow2_public %s took no size", name);
+    if (checked == checked_before) fail_msg("mod_exp2 %s took no check", name);
   }
-  printf("# %zu pow2_public cases checked\n", checked);
+  printf("# %zu mod_exp2 check cases checked\n", checked);
 }
 
 typedef struct rsa_key {
@@ -682,7 +714,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_mod_exp2_long, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_edges, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_errors, test_teardown_unpin),
-      cmocka_unit_test_teardown(test_pow2_public, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_mod_exp2_check, test_teardown_unpin),
       cmocka_unit_test_teardown(test_r2_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),

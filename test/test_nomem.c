@@ -198,7 +198,7 @@ static int call_crt(crisp_limb *out, const void *context) {
 
 /* With the fault check: dp = dq = e = 1, so that r = c passes it and the
  * check's own allocations run. */
-static int call_crt_checked(crisp_limb *out, const void *context) {
+static int call_crt_with_check(crisp_limb *out, const void *context) {
   const crt_case *k = context;
   return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, 1);
 }
@@ -243,10 +243,10 @@ static void test_mod_exp2_crt_nomem(void **state) {
       crisp_limb one[MAX_LIMBS] = {1};
       memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p q, so r = c */
       const crt_case checked = {c, p, q, one, one, qinv, one, h};
-      assert_int_equal(call_crt_checked(expected, &checked), CRISP_OK);
+      assert_int_equal(call_crt_with_check(expected, &checked), CRISP_OK);
       assert_memory_equal(expected, c, 2 * h * sizeof(crisp_limb));
       snprintf(what, sizeof what, "mod_exp_crt checked %s half=%zu", name, h);
-      injected += drive(call_crt_checked, &checked, out, 2 * h, expected, what);
+      injected += drive(call_crt_with_check, &checked, out, 2 * h, expected, what);
     }
   }
   printf("# %zu failed allocations injected\n", injected);

@@ -276,7 +276,7 @@ static void prepare_crt(size_t half) {
   memcpy(ciphertext, operand_x, 2 * half * sizeof *ciphertext);
   ciphertext[2 * half - 1] = product[2 * half - 1] >> 1;
 }
-static int call_crt_checked(size_t half) {
+static int call_crt_with_check(size_t half) {
   return crisp_bn_mod_exp_crt(result, ciphertext, prime_p, prime_q, exponent_p, exponent_q, inverse_q, half,
                               public_exponent, 1);
 }
@@ -487,7 +487,7 @@ static const entry entries[] = {
      {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL},
      half_sizes,
      prepare_crt,
-     call_crt_checked,
+     call_crt_with_check,
      -1},
     {"dispatch.h, crisp_strerror, crisp_version",
      ONE(2),

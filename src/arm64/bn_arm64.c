@@ -10,7 +10,7 @@
  * by a word-by-word reduction (SOS) and a masked final subtraction. Nothing
  * branches on or indexes by limb values; loops depend on lengths only.
  * ISA: ARMv8-A base. Lengths: any; rows of 4+ limbs run the asm steps. */
-#include "generic/bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "impl.h"
 #include "util.h"
 

@@ -3,7 +3,7 @@
  * the full 2n-limb product or square, then a word-by-word Montgomery
  * reduction (SOS) and one masked final subtraction. Constant time in the
  * operand values; n <= CRISP_BN_MONT_MAX_LIMBS, scratch on the stack. */
-#include "bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "generic.h"
 #include "scrub_depths.h"
 #include "util.h"

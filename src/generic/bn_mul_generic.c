@@ -1,7 +1,7 @@
 /* src/generic/bn_mul_generic.c - schoolbook product of 64-bit limb arrays
  * in portable C (JDK multiplyToLen): one multiply row, then one
  * multiply-accumulate row per limb of the shorter operand. O(xn * yn). */
-#include "bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "generic.h"
 #include "scrub_depths.h"
 #include "util.h"

@@ -2,7 +2,7 @@
  * (JDK squareToLen): each cross product x[i]*x[j], i < j, computed once,
  * the sum doubled by a one-bit shift, then the diagonal x[i]^2 added.
  * About n^2/2 limb multiplies against n^2 for a general product. */
-#include "bn_word.h"
+#include "arithmetic/bn_word.h"
 #include "generic.h"
 #include "scrub_depths.h"
 #include "util.h"

@@ -1,9 +1,9 @@
-/* src/x86/bn_mod_exp_avx512ifma.c - constant-time modular exponentiation
- * entirely in radix 2^52 with AVX-512 IFMA, for 1024- to 4096-bit moduli
- * (the sizes crisp_bn52_limbs knows; others return CRISP_E_UNSUPPORTED and
- * the front-end's ladder runs). 1024-, 1536- and 2048-bit moduli go to
- * crisp_bn52_mod_exp_binary (bn_mod_exp2_avx512ifma.c): one two-lane
- * product per exponent bit, squaring in one lane and multiplying in the
+/* src/x86/bn_mod_exp_avx512ifma.c - one constant-time modular
+ * exponentiation entirely in radix 2^52 with AVX-512 IFMA, for 1024- to
+ * 4096-bit moduli (the sizes crisp_bn52_limbs knows; others return
+ * CRISP_E_UNSUPPORTED and the front-end's ladder runs). 1024-, 1536- and
+ * 2048-bit moduli go to mod_exp_binary (below), on the two-lane product
+ * of bn52_dual_avx512ifma.c: one two-lane product per exponent bit, squaring in one lane and multiplying in the
  * other, against about 1.2 single products per bit here. A single
  * product's every step waits on its quotient digit; in a two-lane one each
  * lane's vector work fills the other's wait, so where that wait is long
@@ -23,12 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arithmetic/bn_window.h"
 #include "scrub_depths.h"
 #include "util.h"
-#include "generic/bn_window.h"
-#include "x86/bn_avx512ifma.h"
+#include "x86/bn52_avx512ifma.h"
 
 #define LIMB_BITS 64
+#define LANES 8 /* 64-bit lanes in a 512-bit vector */
 
 /* out = table[index]: every entry read, the one wanted kept by a lane mask. */
 static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_limb index, size_t k) {
@@ -44,158 +45,79 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
   }
 }
 
-#define DOUBLE_MAX_VECTORS 8 /* n = 64 limbs */
-
-/* The doublings of x[l] mod m[l] for `lanes` (1 or 2) independent values,
- * with x and m in `vectors` 512-bit registers each (n = 8 vectors limbs):
- * 2x by shifts (each limb takes the top bit of the one below), 2x - m by
- * lane-wise subtractions whose borrows are resolved at once by an integer
- * addition over one bit per limb, as in a carry-lookahead adder (a limb
- * generates a borrow when below m's limb and passes one on when equal to
- * it); then 2x - m is kept when 2x overflowed or the subtraction did not
- * borrow, by a blend under a mask of all ones or none. Two lanes' chains
- * are independent and fill each other's waits. No branch and no address
- * depends on x or m. */
-static inline __attribute__((always_inline)) void double_mod_vectors(crisp_limb *const x[2],
-                                                                     const crisp_limb *const m[2],
-                                                                     size_t doublings, const int vectors,
-                                                                     const int lanes) {
-  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-  __m512i xv[2][DOUBLE_MAX_VECTORS], mv[2][DOUBLE_MAX_VECTORS];
-  const unsigned top = 8 * (unsigned)vectors - 1; /* the highest limb's bit in the masks */
-#pragma GCC unroll 2
-  for (int l = 0; l < lanes; l++)
-#pragma GCC unroll 8
-    for (int v = 0; v < vectors; v++) {
-      xv[l][v] = _mm512_loadu_si512((const __m512i *)x[l] + v);
-      mv[l][v] = _mm512_loadu_si512((const __m512i *)m[l] + v);
-    }
-  for (size_t d = 0; d < doublings; d++) {
-#pragma GCC unroll 2
-    for (int l = 0; l < lanes; l++) {
-      const uint64_t overflow = ((uint64_t)_mm512_movepi64_mask(xv[l][vectors - 1]) >> 7) & 1;
-      __m512i twice[DOUBLE_MAX_VECTORS], difference[DOUBLE_MAX_VECTORS];
-      uint64_t generate = 0, propagate = 0;
-#pragma GCC unroll 8
-      for (int v = 0; v < vectors; v++) {
-        const __m512i below = _mm512_alignr_epi64(xv[l][v], v ? xv[l][v - 1] : zero, 7);
-        twice[v] = _mm512_or_si512(_mm512_slli_epi64(xv[l][v], 1), _mm512_srli_epi64(below, 63));
-        difference[v] = _mm512_sub_epi64(twice[v], mv[l][v]);
-        generate |= (uint64_t)_mm512_cmplt_epu64_mask(twice[v], mv[l][v]) << (8 * v);
-        propagate |= (uint64_t)_mm512_cmpeq_epu64_mask(twice[v], mv[l][v]) << (8 * v);
-      }
-      const uint64_t borrow_in = ((generate << 1) + propagate) ^ propagate;
-      const uint64_t borrow_out = ((generate | (propagate & borrow_in)) >> top) & 1;
-      const __mmask8 take_difference = (__mmask8)(0 - (overflow | (borrow_out ^ 1)));
-#pragma GCC unroll 8
-      for (int v = 0; v < vectors; v++) {
-        difference[v] =
-            _mm512_mask_sub_epi64(difference[v], (__mmask8)(borrow_in >> (8 * v)), difference[v], one);
-        xv[l][v] = _mm512_mask_blend_epi64(take_difference, twice[v], difference[v]);
-      }
-    }
-  }
-#pragma GCC unroll 2
-  for (int l = 0; l < lanes; l++)
-#pragma GCC unroll 8
-    for (int v = 0; v < vectors; v++) _mm512_storeu_si512((__m512i *)x[l] + v, xv[l][v]);
-}
-
-/* x = x 2^doublings mod m for x < m, by doublings each followed by a
- * subtraction of m kept by mask (m may be secret: an RSA prime); n is a
- * size crisp_bn52_limbs takes (a multiple of 8 limbs, at most 64). */
-static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_t doublings) {
-  crisp_limb *const xs[2] = {x, NULL};
-  const crisp_limb *const ms[2] = {m, NULL};
-  switch (n / 8) {
-    case 2: double_mod_vectors(xs, ms, doublings, 2, 1); break;
-    case 3: double_mod_vectors(xs, ms, doublings, 3, 1); break;
-    case 4: double_mod_vectors(xs, ms, doublings, 4, 1); break;
-    case 6: double_mod_vectors(xs, ms, doublings, 6, 1); break;
-    case 8: double_mod_vectors(xs, ms, doublings, 8, 1); break;
-    default: break; /* not reached: every caller's n passed crisp_bn52_limbs */
+/* out = bit ? power : one over `stride` digits, through an all-ones or
+ * all-zero vector made from the bit by arithmetic (0 - bit): no branch and
+ * no address depends on the bit. */
+static void select_by_bit(uint64_t *out, const uint64_t *power, const uint64_t *one, uint64_t bit, size_t stride) {
+  const __m512i keep = _mm512_set1_epi64((long long)(0 - bit));
+  for (size_t v = 0; v < stride / LANES; v++) {
+    const __m512i p = _mm512_load_si512((const __m512i *)power + v), o = _mm512_load_si512((const __m512i *)one + v);
+    _mm512_store_si512((__m512i *)out + v, _mm512_xor_si512(o, _mm512_and_si512(keep, _mm512_xor_si512(p, o))));
   }
 }
 
-int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                           size_t doublings) {
-  crisp_limb *const xs[2] = {x0, x1};
-  const crisp_limb *const ms[2] = {m0, m1};
-  switch (n) {
-    case 16: double_mod_vectors(xs, ms, doublings, 2, 2); return CRISP_OK;
-    case 24: double_mod_vectors(xs, ms, doublings, 3, 2); return CRISP_OK;
-    case 32: double_mod_vectors(xs, ms, doublings, 4, 2); return CRISP_OK;
-    default: return CRISP_E_UNSUPPORTED;
+/* The values of mod_exp_binary: m, R'^2, the power A (first the base in
+ * radix 2^52), the result X, the factor S, R' (Montgomery one) and the
+ * constant 1; each `stride` digits. */
+enum { BINARY_SLOTS = 7 };
+
+/* r = base^exp mod m (en limbs of exponent, m of n limbs, base < m) by the
+ * right-to-left binary method on the two lanes of the dual product: every
+ * one of the en * 64 exponent bits costs one two-lane product, whatever
+ * its value. CRISP_E_UNSUPPORTED at sizes without a dual product (moduli
+ * other than 1024, 1536 and 2048 bits). */
+static int mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                              const crisp_limb *m, size_t n, crisp_limb minv) {
+  const size_t k = crisp_bn52_limbs(n);
+  crisp_bn52_dual_product_fn *dual_product = crisp_bn52_dual_product_for(k);
+  if (!dual_product) return CRISP_E_UNSUPPORTED;
+  const size_t stride = crisp_bn52_padded_digits(k), bytes = BINARY_SLOTS * stride * sizeof(uint64_t);
+  uint64_t *scratch = aligned_alloc(64, bytes);
+  if (!scratch) return CRISP_E_NOMEM;
+  memset(scratch, 0, bytes); /* padding digits stay zero throughout */
+  uint64_t *m52 = scratch, *square = m52 + stride, *power = square + stride, *result = power + stride,
+           *factor = result + stride, *montgomery_one = factor + stride, *one = montgomery_one + stride;
+  const uint64_t k0 = minv & CRISP_BN52_MASK;
+  crisp_bn52_lane_setup(m52, NULL, power, one, m, base, n, k, stride);
+  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
+  const uint64_t *const mods[2] = {m52, m52}, k0s[2] = {k0, k0};
+  {
+    /* A = b R' and R', one in each lane */
+    uint64_t *const out[2] = {power, montgomery_one};
+    const uint64_t *const x[2] = {power, square}, *const y[2] = {square, one};
+    dual_product(out, x, y, mods, k0s);
   }
-}
-
-/* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
- * 2^(64(n-1)), which is below m) and square s times, each almost-Montgomery
- * square doubling the power above R'. From R^2 = 2^(128n): R'^2 = R^2
- * 2^(2(52k - 64n)). Both counts of doublings depend on the sizes only. */
-static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
-  const size_t exponent = CRISP_BN52_BITS * k;
-  unsigned s = 0;
-  while (!((exponent >> s) & 1)) s++;
-  *squares = s;
-  return exponent + (exponent >> s) - LIMB_BITS * (n - 1);
-}
-
-static size_t doublings_from_r2(size_t n, size_t k) {
-  return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n);
-}
-
-int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
-  unsigned s;
-  if (!k || crisp_bn52_limbs(n) != k) return 0; /* fresh_doublings needs a size the kernels have */
-  return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
-}
-
-void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
-                   uint64_t k0, const crisp_limb *r2) {
-  unsigned s;
-  const size_t fresh = fresh_doublings(n, k, &s);
-  crisp_limb power[CRISP_BN52_MAX_N];
-  if (r2 && crisp_bn52_r2_uses_r2(n, k)) {
-    memcpy(power, r2, n * sizeof(crisp_limb));
-    double_mod_times(power, m, n, doublings_from_r2(n, k));
-    s = 0;
-  } else {
-    memset(power, 0, n * sizeof(crisp_limb));
-    power[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
-    double_mod_times(power, m, n, fresh);
+  memcpy(result, montgomery_one, stride * sizeof(uint64_t));
+  /* Bit i, lowest first: lane 0 squares A = b^(2^i) R', lane 1 multiplies
+   * X by S = A or R', both reading the A from before the step. No product
+   * is a dummy: X R' / R' is the new X as much as X A / R', so a fault in
+   * the multiplying lane shows in the result whatever the bit (not a
+   * safe-error target). A fault in the square at bit i shows when a higher
+   * bit is set, which tells no more than the exponent's length. */
+  uint64_t *const out[2] = {power, result};
+  const uint64_t *const x[2] = {power, result}, *const y[2] = {power, factor};
+  for (size_t bit = 0; bit < en * LIMB_BITS; bit++) {
+    select_by_bit(factor, power, montgomery_one, (exp[bit / LIMB_BITS] >> (bit % LIMB_BITS)) & 1, stride);
+    dual_product(out, x, y, mods, k0s);
   }
-  crisp_bn52_from64(square, k, power, n, 0);
-  crisp_wipe(power, n * sizeof(crisp_limb));
-  for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
-}
-
-void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
-                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]) {
-  /* crisp_bn52_double_mod2's largest size: an array no larger keeps the
-   * per-lane fallback's frames within the reach of its caller's
-   * crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES) */
-  enum { PAIR_LIMBS = 32 };
-  if (n <= PAIR_LIMBS && r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
-    crisp_limb power[2][PAIR_LIMBS];
-    memcpy(power[0], r2[0], n * sizeof(crisp_limb));
-    memcpy(power[1], r2[1], n * sizeof(crisp_limb));
-    const int status = crisp_bn52_double_mod2(power[0], power[1], m[0], m[1], n, doublings_from_r2(n, k));
-    if (status == CRISP_OK) {
-      crisp_bn52_from64(square[0], k, power[0], n, 0);
-      crisp_bn52_from64(square[1], k, power[1], n, 0);
-    }
-    crisp_wipe(power, sizeof power);
-    if (status == CRISP_OK) return;
+  {
+    /* out of Montgomery form: X * 1 / R' <= m (lane 0 repeats it into A,
+     * which is not needed any more), then one masked subtraction */
+    const uint64_t *const x_in[2] = {result, result}, *const ones[2] = {one, one};
+    dual_product(out, x_in, ones, mods, k0s);
   }
-  for (int l = 0; l < 2; l++) crisp_bn52_r2(square[l], m[l], n, m52[l], k, k0[l], r2[l]);
+  crisp_bn52_to64_reduced(r, result, k, m, n);
+  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
+  crisp_wipe(scratch, bytes);
+  free(scratch);
+  return CRISP_OK;
 }
 
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                 const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
   if (!k) return CRISP_E_UNSUPPORTED;
-  const int status = crisp_bn52_mod_exp_binary(r, base, exp, en, m, n, minv);
+  const int status = mod_exp_binary(r, base, exp, en, m, n, minv);
   if (status != CRISP_E_UNSUPPORTED) return status;
   const unsigned w = crisp_bn_window_bits(en * LIMB_BITS);
   const size_t entries = (size_t)1 << w;

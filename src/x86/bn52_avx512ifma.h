@@ -1,4 +1,4 @@
-/* src/x86/bn_avx512ifma.h - radix 2^52 Montgomery arithmetic shared by the
+/* src/x86/bn52_avx512ifma.h - radix 2^52 Montgomery arithmetic shared by the
  * AVX-512 IFMA mont_mul / mont_sqr kernels, their mod_exp and the dual
  * mod_exp2. */
 #ifndef CRISP_SRC_X86_BN_AVX512IFMA_H
@@ -57,18 +57,44 @@ void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2],
  * fewer doublings than starting from scratch), else 0. */
 int crisp_bn52_r2_uses_r2(size_t n, size_t k);
 
+/* Digits a value of k digits takes in the two-lane kernels: k rounded up
+ * to whole 512-bit vectors (the padding digits stay zero). */
+static inline size_t crisp_bn52_padded_digits(size_t k) { return (k + 7) / 8 * 8; }
+
+/* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52k) mod m[l]
+ * (below 2 m[l]) for l = 0, 1, as crisp_bn52_amm for each lane; arrays are
+ * 64-byte aligned and padded with zero digits to
+ * crisp_bn52_padded_digits(k); r may alias a or b; k0[l] = -m[l]^-1 mod
+ * 2^52. The lanes may share a modulus or not. */
+typedef void crisp_bn52_dual_product_fn(uint64_t *const r[2], const uint64_t *const a[2],
+                                        const uint64_t *const b[2], const uint64_t *const m[2],
+                                        const uint64_t k0[2]);
+/* The two-lane square r[l] = a[l]^2 2^(-52k) mod m[l], the dual product's
+ * contract for b = a; moved_up[l] is m[l] moved up one digit, then two
+ * digits (crisp_bn52_lane_setup writes it). */
+typedef void crisp_bn52_dual_square_fn(uint64_t *const r[2], const uint64_t *const a[2],
+                                       const uint64_t *const m[2], const uint64_t *const moved_up[2],
+                                       const uint64_t k0[2]);
+
+/* The dual product for k digits, or NULL where there is none (k other than
+ * 20, 32, 40: moduli other than 1024, 1536 and 2048 bits). */
+crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k);
+/* The dedicated dual square for k digits where it beats the dual product
+ * (k = 20), else NULL (square with the dual product). */
+crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k);
+
+/* One lane's values for a two-lane ladder: m in radix 2^52 (m52) and, when
+ * m_moved_up is not NULL, its copies moved up one and two digits (2 *
+ * stride digits, for the dual square), the base in radix 2^52 (base52) and
+ * the constant 1; the buffers are zero beforehand, stride digits each. */
+void crisp_bn52_lane_setup(uint64_t *m52, uint64_t *m_moved_up, uint64_t *base52, uint64_t *one,
+                           const crisp_limb *mod, const crisp_limb *base, size_t n, size_t k, size_t stride);
+
 void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                   size_t n, crisp_limb minv);
 void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv);
-/* r = base^exp mod m (en limbs of exponent, m of n limbs, base < m) by the
- * right-to-left binary method on the two lanes of the dual product: every
- * one of the en * 64 exponent bits costs one two-lane product, whatever
- * its value. CRISP_E_UNSUPPORTED at sizes without a dual kernel (moduli
- * other than 1024, 1536 and 2048 bits). */
-int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
-                              const crisp_limb *m, size_t n, crisp_limb minv);
-
+/* The mont_mul descriptor's mod_exp (bn_mod_exp_avx512ifma.c). */
 int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
                                 const crisp_limb *m, size_t n, crisp_limb minv);
 

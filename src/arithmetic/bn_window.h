@@ -1,7 +1,7 @@
-/* src/generic/bn_window.h - the fixed exponent windows every modexp ladder in crisp
+/* src/arithmetic/bn_window.h - the fixed exponent windows every modexp ladder in crisp
  * uses (the front-end's over any Montgomery kernel, and the IFMA one). */
-#ifndef CRISP_SRC_BN_WINDOW_H
-#define CRISP_SRC_BN_WINDOW_H
+#ifndef CRISP_SRC_ARITHMETIC_BN_WINDOW_H
+#define CRISP_SRC_ARITHMETIC_BN_WINDOW_H
 
 #include "crisp/bn.h"
 

@@ -1,10 +1,12 @@
-/* src/generic/bn_word.h - 64x64->128-bit limb arithmetic and the limb-row
- * loops the portable bignum kernels are built from. Uses unsigned __int128
+/* src/arithmetic/bn_word.h - 64x64->128-bit limb arithmetic and the limb-row
+ * loops the portable bignum kernels are built from, which the bignum
+ * front-ends and the arm64 kernels use too (src/arithmetic/ holds the
+ * arithmetic every layer shares, and includes nothing of any layer). Uses unsigned __int128
  * where the compiler has it and 32-bit halves elsewhere (define
  * CRISP_BN_NO_INT128 to force the halves, which the tests do). Every loop
  * runs a count fixed by the lengths and never branches on limb values. */
-#ifndef CRISP_SRC_GENERIC_BN_WORD_H
-#define CRISP_SRC_GENERIC_BN_WORD_H
+#ifndef CRISP_SRC_ARITHMETIC_BN_WORD_H
+#define CRISP_SRC_ARITHMETIC_BN_WORD_H
 
 #include <stddef.h>
 #include <stdint.h>
