@@ -429,7 +429,7 @@ x86_impls=(
   "bn_mont_mul avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
   "bn_mont_sqr avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
   "bn_mod_exp2 avx512ifma:avx512f,avx512vl,avx512ifma generic:"
-  "chacha20 avx512:avx,avx2,avx512f,avx512vl,avx512bw,avx512dq avx2:avx,avx2 x86_64:sse2 generic:"
+  "chacha20 avx512:avx,avx2,avx512f,avx512vl,avx512bw,avx512dq avx2:avx,avx2,bmi1,bmi2 x86_64:sse2 generic:"
 )
 
 has_all_features() { # has_all_features "HAVE" "NEED" (space or comma separated)

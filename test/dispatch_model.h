@@ -111,7 +111,7 @@ static const struct {
      {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT}}},
     {"chacha20",
      "UseChaCha20Intrinsics",
-     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2", 1}, {"x86_64", "sse2", 1}}},
+     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2 bmi1 bmi2", 1}, {"x86_64", "sse2", 1}}},
 #elif defined(__aarch64__)
     {"md5", "UseMD5Intrinsics", {{"arm64", "", 1}}},
     {"md5_many", "UseMD5Intrinsics", {{"neon", "asimd", 1}}},
