@@ -20,6 +20,6 @@ static int mod_exp2_generic(crisp_limb *r0, crisp_limb *r1, const crisp_limb *b0
 }
 
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mod_exp2_generic_impl),
     .mod_exp2 = mod_exp2_generic,
 };

@@ -844,12 +844,8 @@ int crisp_bn52_mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp
   return CRISP_OK;
 }
 
-#define IFMA_FEATURES                                                                                    \
-  (CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |         \
-   CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA | CRISP_CPU_BMI2 | CRISP_CPU_ADX)
-
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
-    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    .info = CRISP_IMPL_INFO(crisp_bn_mod_exp2_avx512ifma_impl),
     mod_exp2_avx512ifma,
     pow2_public_avx512ifma,
     r2_pair_avx512ifma,

@@ -63,12 +63,12 @@ void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_x86_64_adx_impl),
     crisp_bn_mont_mul_x86_64_adx,
     NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_x86_64_adx_impl),
     crisp_bn_mont_sqr_x86_64_adx,
 };

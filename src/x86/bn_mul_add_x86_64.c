@@ -8,6 +8,6 @@ crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n,
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_impl),
     crisp_bn_mul_add_x86_64,
 };

@@ -11,6 +11,6 @@ crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_adx_impl),
     crisp_bn_mul_add_x86_64_adx,
 };

@@ -9,6 +9,6 @@
 void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_impl),
     crisp_bn_sqr_x86_64,
 };

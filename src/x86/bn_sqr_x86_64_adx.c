@@ -15,6 +15,6 @@
 void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_adx_impl),
     crisp_bn_sqr_x86_64_adx,
 };

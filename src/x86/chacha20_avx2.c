@@ -81,7 +81,7 @@ static void crisp_chacha20_keyed_xor_avx2(uint8_t key_block[64], uint8_t *out, c
 }
 
 const crisp_chacha20_impl crisp_chacha20_avx2_impl = {
-    .info = {"avx2", CRISP_LEVEL_AVX2, CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_avx2_impl),
     .xor_stream = crisp_chacha20_xor_avx2,
     .group_blocks = LANES,
     .keyed_stream = crisp_chacha20_keyed_xor_avx2,

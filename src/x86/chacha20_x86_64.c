@@ -62,7 +62,7 @@ void crisp_chacha20_xor_x86_64(uint8_t *out, const uint8_t *in, size_t len, cons
 }
 
 const crisp_chacha20_impl crisp_chacha20_x86_64_impl = {
-    .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_x86_64_impl),
     .xor_stream = crisp_chacha20_xor_x86_64,
     .group_blocks = LANES,
 };

@@ -3,11 +3,11 @@
 #include "x86/md5_x86_64.h"
 
 const crisp_md5_impl crisp_md5_x86_64_impl = {
-    .info = {"x86_64", CRISP_LEVEL_X86_64, 0},
+    .info = CRISP_IMPL_INFO(crisp_md5_x86_64_impl),
     .blocks = crisp_md5_x86_64,
 };
 
 const crisp_md5_impl crisp_md5_x86_64_bmi1_impl = {
-    .info = {"x86_64-bmi1", CRISP_LEVEL_X86_64, CRISP_CPU_BMI1},
+    .info = CRISP_IMPL_INFO(crisp_md5_x86_64_bmi1_impl),
     .blocks = crisp_md5_x86_64_bmi1,
 };

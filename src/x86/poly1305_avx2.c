@@ -65,8 +65,7 @@ static size_t vector_from_avx2(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {
-    .info = {"avx2", CRISP_LEVEL_AVX2,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx2_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx2,
     .finish = crisp_poly1305_finish_x86_64,

@@ -57,9 +57,7 @@ static size_t vector_from_avx512(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
-    .info = {"avx512", CRISP_LEVEL_AVX512,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx512_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512,
     .finish = crisp_poly1305_finish_x86_64,

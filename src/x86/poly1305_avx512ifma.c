@@ -349,9 +349,7 @@ static size_t vector_from_avx512ifma(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
-    .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx512ifma_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512ifma,
     .finish = crisp_poly1305_finish_avx512ifma,

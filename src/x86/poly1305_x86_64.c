@@ -122,7 +122,7 @@ static size_t vector_never(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_x86_64_impl = {
-    .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_x86_64_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_x86_64,
     .finish = crisp_poly1305_finish_x86_64,
