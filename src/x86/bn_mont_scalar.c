@@ -1,4 +1,4 @@
-/* src/x86/bn_mont_x86_64.c - Montgomery multiply and square on the MULQ rows
+/* src/x86/bn_mont_scalar.c - Montgomery multiply and square on the MULQ rows
  * (baseline x86-64); the algorithm is bn_mont_flavoured.h's. */
 #include "scrub_depths.h"
 #include "x86/bn_flavour_mulq.h"

@@ -1,4 +1,4 @@
-/* src/x86/chacha20_x86_64.c - ChaCha20 with SSE2, 4 blocks at a time.
+/* src/x86/chacha20_sse2.c - ChaCha20 with SSE2, 4 blocks at a time.
  *
  * Layout: chacha20_lanes.h, four 32-bit lanes of an xmm register per state
  * word. ISA: SSE2 only (the x86-64 baseline): rotates are two shifts and an

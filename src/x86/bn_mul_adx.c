@@ -1,4 +1,4 @@
-/* src/x86/bn_mul_x86_64_adx.c - z = x * y on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
+/* src/x86/bn_mul_adx.c - z = x * y on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
  * Radix 2^64. Schoolbook rows (adx rows, 8 limbs per unrolled block) below
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for

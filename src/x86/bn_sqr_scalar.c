@@ -1,4 +1,4 @@
-/* src/x86/bn_sqr_x86_64.c - z = x^2 on 64-bit limbs, MULQ (baseline x86-64).
+/* src/x86/bn_sqr_scalar.c - z = x^2 on 64-bit limbs, MULQ (baseline x86-64).
  * Radix 2^64. Its own routine, not a product: every cross product
  * x[i] x[j] (i < j) once in mulq rows, the sum doubled by shifting, the
  * squares x[i]^2 added on the diagonal; Karatsuba squaring (three half-size
