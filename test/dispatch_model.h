@@ -63,6 +63,8 @@ static const impl_row impl_rows[] = {
 #define CRISP_IMPL(kernel, symbol, name, LEVEL, features) {#kernel, name, MODEL_LEVEL_##LEVEL, features},
 #include "../src/implementations.def"
 };
+/* IMPLS_MAX + 1: the most implementations a kernel may have (room in the
+ * test's reports; test_dispatch_table checks the data keeps to it). */
 enum { IMPL_ROWS = sizeof impl_rows / sizeof impl_rows[0], KERNELS = 10, IMPLS_MAX = 6 };
 
 /* Every kernel and its CRYPTO_OPTIONS switch (crisp(3), Dispatch). */

@@ -844,8 +844,11 @@ static int data_follows_the_docs(void) {
     if (levels[row->level].needs & ~row->needs)
       printf("implementations.def: %s/%s lacks its level's features\n", row->kernel, row->name), bad++;
   }
-  for (int k = 0; k < KERNELS; k++)
+  for (int k = 0; k < KERNELS; k++) {
     if (!impl_at(k, 0)) printf("implementations.def: %s has no implementation\n", kernels[k].name), bad++;
+    if (impl_at(k, IMPLS_MAX + 1))
+      printf("implementations.def: %s has too many for this test\n", kernels[k].name), bad++;
+  }
   return bad == 0;
 }
 
