@@ -7,7 +7,7 @@
 # For each object: the GNU property note names IBT and SHSTK; every global
 # function starts with ENDBR64; and every indirect-jump target starts with
 # ENDBR64. The .S files reach those targets in one way only (ROW_TARGET in
-# src/x86/bn_rows_x86_64.inc): a RIP-relative LEA of a table of 8 landing
+# src/x86/bn_rows_x86.inc): a RIP-relative LEA of a table of 8 landing
 # pads, 16 bytes apart, so each LEA target in .text must be followed by 8
 # ENDBR64 at that stride. Prints one line per object; exits 1 on a failure.
 set -uo pipefail

@@ -204,7 +204,7 @@ stage_ct-planted() {
   for plant in branch table; do
     echo "  -Dplant_leak=$plant:"
     msan_build "$build_prefix-msan-$plant" "$plant"
-    expect_msan_report "$build_prefix-msan-$plant" x86_64-adx 0 bn_mont_x86_64_adx.c || failed=1
+    expect_msan_report "$build_prefix-msan-$plant" x86_64-adx 0 bn_mont_adx.c || failed=1
     if [ "$ifma" = 1 ]; then
       expect_msan_report "$build_prefix-msan-$plant" avx512ifma 24 bn52_avx512ifma.c || failed=1
     else
@@ -216,7 +216,7 @@ stage_ct-planted() {
     local error
     error=$(grep -m1 -A1 -E '(Conditional jump|Use of uninitialised value)' "$dir/meson-logs/testlog.txt" |
       sed -E 's/^==[0-9]+== *//' | tr '\n' ' ')
-    if [ "$status" -ne 0 ] && grep -q 'bn_mont_x86_64_adx.c' <<<"$error"; then
+    if [ "$status" -ne 0 ] && grep -q 'bn_mont_adx.c' <<<"$error"; then
       printf '    %-26s memcheck: %s\n' "x86_64-adx:" "$error"
     else
       echo "    x86_64-adx: memcheck did not report the plant (bn-ct exit $status)" >&2
@@ -344,21 +344,21 @@ stage_planted-faults() {
   dir=$build_prefix-tsan-race
   planted_build "$dir" tsan-race test/test_threads -- -Db_sanitize=thread -Db_lundef=false -Dtools=false \
     -Dpeers=disabled -Dplant_fault=race
-  planted_run "tsan, data race:" 'ThreadSanitizer: data race' bn_mont_x86_64_adx.c -- \
+  planted_run "tsan, data race:" 'ThreadSanitizer: data race' bn_mont_adx.c -- \
     env TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$dir/test/test_threads" || failed=1
 
   dir=$build_prefix-asan-leak
   planted_build "$dir" asan-leak test/test_bn -- -Db_sanitize=address,undefined -Db_lundef=false -Dtools=false \
     -Dpeers=disabled -Dplant_fault=memory_leak -Dc_args=-fno-sanitize-recover=all \
     -Dc_link_args=-fno-sanitize-recover=all
-  planted_run "sanitize, LeakSanitizer:" 'LeakSanitizer: detected memory leaks' bn_mont_x86_64_adx.c -- \
+  planted_run "sanitize, LeakSanitizer:" 'LeakSanitizer: detected memory leaks' bn_mont_adx.c -- \
     env ASAN_OPTIONS=detect_leaks=1 CRISP_TEST_SCALE=0.1 "$dir/test/test_bn" || failed=1
 
   # valgrind's CPU hides ADX, so the suites it runs never dispatch to this
   # wrapper; test_bn_ct calls it directly (with its suppressions).
   dir=$build_prefix-plant-memory_leak
   planted_build "$dir" plant-memory_leak test/test_bn_ct -- -Dtools=false -Dpeers=disabled -Dplant_fault=memory_leak
-  planted_run "valgrind leak check:" 'definitely lost in loss record' bn_mont_x86_64_adx.c -- \
+  planted_run "valgrind leak check:" 'definitely lost in loss record' bn_mont_adx.c -- \
     $valgrind_command --suppressions="$root/test/bn_ct.supp" "$dir/test/test_bn_ct" || failed=1
 
   dir=$build_prefix-fuzz-carry

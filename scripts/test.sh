@@ -407,127 +407,29 @@ stage_haswell() {
   run_emulated_x86 Haswell
 }
 
-# What crisp info must print on an emulated CPU, computed here from the CPU
-# model's known features and crisp's documented levels, not through crisp.
-# Features crisp knows that each QEMU model has:
+# What crisp info and the API say on an emulated CPU, checked by
+# test_dispatch_table --current run on that CPU: it probes the model's
+# features itself and computes the expectation from the documented rules
+# and src/implementations.def, not through crisp. Features crisp knows that
+# each QEMU model has (so that the stage runs the CPUs it means to):
 declare -A emulated_model_features=(
   [qemu64]="sse2"
   [Haswell]="sse2 bmi1 bmi2 avx avx2"
   [Broadwell]="sse2 bmi1 bmi2 adx avx avx2"
 )
-# Levels lowest first, each with the features it adds (docs/dispatch.md).
-x86_levels=("generic:" "x86_64:" "avx2:avx avx2" "avx512:avx512f avx512vl avx512bw" "avx512ifma:avx512ifma")
-# Every x86 implementation, best first, with the features its code needs.
-# A new implementation must be added here too, or this stage fails.
-x86_impls=(
-  "md5 x86_64-bmi1:bmi1 x86_64: avx512:avx512f,avx512vl,avx512bw,avx512dq generic:"
-  "md5_many avx512:avx512f,avx512vl,avx512bw,avx512dq avx2:avx,avx2,bmi1,bmi2 generic:"
-  "poly1305 avx512ifma:avx512f,avx512vl,avx512bw,avx512ifma avx512:avx512f,avx512vl,avx512bw avx2:avx,avx2,bmi1,bmi2 x86_64:sse2 generic:"
-  "bn_mul x86_64-adx:bmi2,adx x86_64: generic:"
-  "bn_sqr x86_64-adx:bmi2,adx x86_64: generic:"
-  "bn_mul_add x86_64-adx:bmi2,adx x86_64: generic:"
-  "bn_mont_mul avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
-  "bn_mont_sqr avx512ifma:avx512f,avx512vl,avx512ifma x86_64-adx:bmi2,adx x86_64: generic:"
-  "bn_mod_exp2 avx512ifma:avx512f,avx512vl,avx512ifma generic:"
-  "chacha20 avx512:avx,avx2,avx512f,avx512vl,avx512bw,avx512dq avx2:avx,avx2 x86_64:sse2 generic:"
-)
 
-has_all_features() { # has_all_features "HAVE" "NEED" (space or comma separated)
-  local feature
-  for feature in ${2//,/ }; do
-    [[ " $1 " == *" $feature "* ]] || return 1
-  done
-}
-
-# Prints the expected "level:" word, then one "kernel: impl" line each, for
-# a CPU with features and an optional CRYPTO_FORCE level.
-expected_info() {
-  local features=$1 force=${2:-} cap index line kernel impl name level_name needs rank
-  # The cap: the highest level whose features (with those below) are all present.
-  local all_needed="" best=0
-  for index in "${!x86_levels[@]}"; do
-    all_needed="$all_needed ${x86_levels[$index]#*:}"
-    has_all_features "$features" "$all_needed" && best=$index
-  done
-  cap=$best
-  all_needed=""
-  for index in "${!x86_levels[@]}"; do
-    all_needed="$all_needed ${x86_levels[$index]#*:}"
-    if [ "${x86_levels[$index]%%:*}" = "$force" ] && has_all_features "$features" "$all_needed"; then cap=$index; fi
-  done
-  echo "${x86_levels[$cap]%%:*}"
-  for line in "${x86_impls[@]}"; do
-    kernel=${line%% *}
-    for impl in ${line#* }; do
-      name=${impl%%:*}
-      needs=${impl#*:}
-      level_name=${name%%-*}
-      rank=-1
-      for index in "${!x86_levels[@]}"; do
-        [ "${x86_levels[$index]%%:*}" = "$level_name" ] && rank=$index
-      done
-      if [ "$rank" -ge 0 ] && [ "$rank" -le "$cap" ] && has_all_features "$features" "$needs"; then
-        echo "$kernel: $name"
-        break
-      fi
-    done
-  done
-}
-
-# Runs crisp info on an emulated CPU model (optionally with CRYPTO_FORCE) and
-# compares its features, level and kernel lines with expected_info.
-expect_emulated_info() {
-  local model=$1 force=${2:-} status=0 features expected want_level stdout stderr
-  features=${emulated_model_features[$model]}
-  expected=$(expected_info "$features" "$force")
-  want_level=$(head -1 <<<"$expected")
-  stdout=$(env ${force:+CRYPTO_FORCE=$force} qemu-x86_64 -cpu "$model" "$(crisp_tool)" info 2>"$native_dir/stderr.txt") ||
+expect_emulated_info() { # expect_emulated_info MODEL [CRYPTO_FORCE level]
+  local model=$1 force=${2:-} wrapper="qemu-x86_64 -cpu $1" status=0
+  echo "  -cpu $model${force:+, CRYPTO_FORCE=$force}:"
+  env ${force:+CRYPTO_FORCE=$force} CRISP_TEST_WRAPPER="$wrapper" \
+    $wrapper "$native_dir/test/test_dispatch_table" "$(crisp_tool)" --current >"$native_dir/emulated.table" 2>&1 ||
     status=$?
-  stderr=$(grep -v '^qemu-x86_64:' "$native_dir/stderr.txt" || true)
-  echo "  -cpu $model${force:+, CRYPTO_FORCE=$force}: expect features '$features', level $want_level"
-  sed 's/^/    /' <<<"$stdout"
-  [ -z "$stderr" ] || sed 's/^/    stderr: /' <<<"$stderr"
-  grep -qx "features: $features" <<<"$stdout" || {
-    echo "expected the exact line 'features: $features'" >&2
+  grep -v '^qemu-x86_64:' "$native_dir/emulated.table" | sed 's/^/    /'
+  grep -q "^# this CPU, probed by the test: ${emulated_model_features[$model]} (" "$native_dir/emulated.table" || {
+    echo "expected the model's features '${emulated_model_features[$model]}'" >&2
     return 1
   }
-  grep -Eqx "level: $want_level \([^()]+\)" <<<"$stdout" || {
-    echo "expected a line 'level: $want_level (REASON)', REASON without parentheses" >&2
-    return 1
-  }
-  diff <(tail -n +2 <<<"$expected") <(grep -E '^[a-z0-9_]+: ' <<<"$stdout" | grep -Ev '^(cpu|uarch|features|levels|level): ') || {
-    echo "kernel lines differ from the expected ones (< expected, > crisp info)" >&2
-    return 1
-  }
-  # A forced level the model lacks: exit 2, one line naming a missing feature.
-  local forced_lacking=0 all_needed="" index
-  if [ -n "$force" ]; then
-    for index in "${!x86_levels[@]}"; do
-      all_needed="$all_needed ${x86_levels[$index]#*:}"
-      if [ "${x86_levels[$index]%%:*}" = "$force" ] && ! has_all_features "$features" "$all_needed"; then
-        forced_lacking=1
-      fi
-    done
-  fi
-  if [ "$forced_lacking" -eq 1 ]; then
-    [ "$status" -eq 2 ] && [ "$(grep -c '^crisp: ' <<<"$stderr")" -eq 1 ] || {
-      echo "expected exit 2 and exactly one 'crisp: ' line; got exit $status" >&2
-      return 1
-    }
-    local missing_named=0 feature
-    for feature in $all_needed; do
-      has_all_features "$features" "$feature" || ! grep -qw -- "$feature" <<<"$stderr" || missing_named=1
-    done
-    [ "$missing_named" -eq 1 ] || {
-      echo "the line names no feature the level needs and the CPU lacks" >&2
-      return 1
-    }
-  else
-    [ "$status" -eq 0 ] && [ -z "$(grep '^crisp: ' <<<"$stderr" || true)" ] || {
-      echo "expected exit 0 and no 'crisp: ' line; got exit $status" >&2
-      return 1
-    }
-  fi
+  return "$status"
 }
 
 stage_dispatch-emulated() {

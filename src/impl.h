@@ -1,6 +1,7 @@
 /* src/impl.h - what an implementation is: its descriptor (name, level, CPU
  * features) and the function pointers of each kernel. Kernel files define
- * one descriptor each; src/dispatch/impl_list.h lists them, best first.
+ * one descriptor each; src/implementations.def lists them, best first,
+ * with the name, level and features each descriptor takes from there.
  * Layers only point down: the front-ends (the .c files of src/) check
  * arguments and call through src/dispatch/ into the kernels (src/generic/,
  * src/x86/, src/arm64/); a kernel calls only other kernels and what every
@@ -23,58 +24,131 @@
 #define CRISP_ARCH_ARM64 1
 #endif
 
-/* CPU features, one bit each, filled by src/dispatch/cpu.c. */
+/* The level model comes from src/implementations.def: the features as
+ * CRISP_CPU_* bits (one each, filled by src/dispatch/cpu.c), the levels as
+ * crisp_level_id, lowest first. A level is a cap: an implementation runs only
+ * when its level is at or below the cap and the CPU has all of its features. */
+#define CRISP_USES(ID) CRISP_CPU_##ID
 enum {
-  CRISP_CPU_SSE2 = 1u << 0,
-  CRISP_CPU_BMI1 = 1u << 1,
-  CRISP_CPU_BMI2 = 1u << 2,
-  CRISP_CPU_ADX = 1u << 3,
-  CRISP_CPU_AVX = 1u << 4,
-  CRISP_CPU_AVX2 = 1u << 5,
-  CRISP_CPU_AVX512F = 1u << 6,
-  CRISP_CPU_AVX512VL = 1u << 7,
-  CRISP_CPU_AVX512BW = 1u << 8,
-  CRISP_CPU_AVX512DQ = 1u << 9,
-  CRISP_CPU_AVX512IFMA = 1u << 10,
-  CRISP_CPU_ASIMD = 1u << 16
+#define CRISP_FEATURE(ID, name) crisp_feature_position_##ID,
+#include "implementations.def"
+  CRISP_FEATURE_COUNT
 };
-
-/* Levels, lowest first: CRISP_LEVEL(ID, name, CPU features it needs on top
- * of the level below). A level is a cap: an implementation runs only when its
- * level is at or below the cap and the CPU has all of its features. SSE2 is
- * part of the x86-64 baseline and ASIMD of ARMv8-A, so x86_64 and arm64 need
- * nothing; neon still names ASIMD, since a probe that says so costs nothing. */
-#if defined(CRISP_ARCH_X86_64)
-#define CRISP_LEVEL_LIST(CRISP_LEVEL)                                                               \
-  CRISP_LEVEL(GENERIC, "generic", 0)                                                                \
-  CRISP_LEVEL(X86_64, "x86_64", 0)                                                                  \
-  CRISP_LEVEL(AVX2, "avx2", CRISP_CPU_AVX | CRISP_CPU_AVX2)                                         \
-  CRISP_LEVEL(AVX512, "avx512", CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW)        \
-  CRISP_LEVEL(AVX512IFMA, "avx512ifma", CRISP_CPU_AVX512IFMA)
-#elif defined(CRISP_ARCH_ARM64)
-#define CRISP_LEVEL_LIST(CRISP_LEVEL)                                                               \
-  CRISP_LEVEL(GENERIC, "generic", 0)                                                                \
-  CRISP_LEVEL(ARM64, "arm64", 0)                                                                    \
-  CRISP_LEVEL(NEON, "neon", CRISP_CPU_ASIMD)
-#else
-#define CRISP_LEVEL_LIST(CRISP_LEVEL) CRISP_LEVEL(GENERIC, "generic", 0)
-#endif
+enum {
+  CRISP_CPU_NONE = 0,
+#define CRISP_FEATURE(ID, name) CRISP_CPU_##ID = 1 << crisp_feature_position_##ID,
+#include "implementations.def"
+};
+_Static_assert(CRISP_FEATURE_COUNT <= 31, "the features fit the uint32_t masks");
 
 typedef enum crisp_level_id {
 #define CRISP_LEVEL(ID, name, features) CRISP_LEVEL_##ID,
-  CRISP_LEVEL_LIST(CRISP_LEVEL)
-#undef CRISP_LEVEL
+#include "implementations.def"
   CRISP_LEVEL_COUNT
 } crisp_level_id;
 
 /* The head of every implementation descriptor. Which kernel it implements is
- * not stored: src/dispatch/impl_list.h says it, and the descriptor's type
+ * not stored: src/implementations.def says it, and the descriptor's type
  * must match. */
 typedef struct crisp_impl_info {
   const char *name;     /* level, then optionally '-' and a qualifier: "x86_64-adx" */
   crisp_level_id level;
   uint32_t features;    /* every CRISP_CPU_* bit the code executes */
 } crisp_impl_info;
+
+/* Per implementation in src/implementations.def: its place, level and
+ * features as constants, and its name in crisp_impl_names (defined in
+ * src/dispatch/registry.c), so that a descriptor takes all three from there:
+ *   .info = CRISP_IMPL_INFO(crisp_md5_generic_impl),
+ * A descriptor whose symbol has no line there does not compile. */
+enum {
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) crisp_impl_index_##symbol,
+#include "implementations.def"
+  CRISP_IMPL_TOTAL
+};
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) \
+  enum { crisp_impl_level_##symbol = CRISP_LEVEL_##LEVEL, crisp_impl_features_##symbol = (features) };
+#include "implementations.def"
+enum { CRISP_IMPL_NAME_SIZE = 24 };
+extern const char crisp_impl_names[CRISP_IMPL_TOTAL][CRISP_IMPL_NAME_SIZE];
+
+/* The CPU features the compiler may use in this file (its -m flags), which
+ * an implementation's features must include: a feature missing from its
+ * line in src/implementations.def fails the build. SSE2 and ASIMD are the
+ * baselines and listed or not as the line likes. */
+#if defined(CRISP_ARCH_X86_64)
+#if defined(__BMI__)
+#define CRISP_TARGET_BMI1 CRISP_CPU_BMI1
+#else
+#define CRISP_TARGET_BMI1 0
+#endif
+#if defined(__BMI2__)
+#define CRISP_TARGET_BMI2 CRISP_CPU_BMI2
+#else
+#define CRISP_TARGET_BMI2 0
+#endif
+#if defined(__ADX__)
+#define CRISP_TARGET_ADX CRISP_CPU_ADX
+#else
+#define CRISP_TARGET_ADX 0
+#endif
+#if defined(__AVX__)
+#define CRISP_TARGET_AVX CRISP_CPU_AVX
+#else
+#define CRISP_TARGET_AVX 0
+#endif
+#if defined(__AVX2__)
+#define CRISP_TARGET_AVX2 CRISP_CPU_AVX2
+#else
+#define CRISP_TARGET_AVX2 0
+#endif
+#if defined(__AVX512F__)
+#define CRISP_TARGET_AVX512F CRISP_CPU_AVX512F
+#else
+#define CRISP_TARGET_AVX512F 0
+#endif
+#if defined(__AVX512VL__)
+#define CRISP_TARGET_AVX512VL CRISP_CPU_AVX512VL
+#else
+#define CRISP_TARGET_AVX512VL 0
+#endif
+#if defined(__AVX512BW__)
+#define CRISP_TARGET_AVX512BW CRISP_CPU_AVX512BW
+#else
+#define CRISP_TARGET_AVX512BW 0
+#endif
+#if defined(__AVX512DQ__)
+#define CRISP_TARGET_AVX512DQ CRISP_CPU_AVX512DQ
+#else
+#define CRISP_TARGET_AVX512DQ 0
+#endif
+#if defined(__AVX512IFMA__)
+#define CRISP_TARGET_AVX512IFMA CRISP_CPU_AVX512IFMA
+#else
+#define CRISP_TARGET_AVX512IFMA 0
+#endif
+#define CRISP_TARGET_FEATURES                                                                        \
+  (CRISP_TARGET_BMI1 | CRISP_TARGET_BMI2 | CRISP_TARGET_ADX | CRISP_TARGET_AVX | CRISP_TARGET_AVX2 | \
+   CRISP_TARGET_AVX512F | CRISP_TARGET_AVX512VL | CRISP_TARGET_AVX512BW | CRISP_TARGET_AVX512DQ |    \
+   CRISP_TARGET_AVX512IFMA)
+#else
+#define CRISP_TARGET_FEATURES 0
+#endif
+
+/* 0, or a negative bit-field width (a compile error naming the problem) when
+ * features lack one of CRISP_TARGET_FEATURES. */
+#define CRISP_TARGET_CHECK(features)                                     \
+  (0u * sizeof(struct {                                                  \
+     unsigned implementations_def_lacks_a_feature_this_file_is_built_for \
+         : (CRISP_TARGET_FEATURES & ~(unsigned)(features))               \
+           ? -1                                                          \
+           : 1;                                                          \
+   }))
+#define CRISP_IMPL_INFO(symbol)                                                                   \
+  {                                                                                               \
+    crisp_impl_names[crisp_impl_index_##symbol], (crisp_level_id)crisp_impl_level_##symbol,       \
+        (uint32_t)crisp_impl_features_##symbol | CRISP_TARGET_CHECK(crisp_impl_features_##symbol) \
+  }
 
 /* MD5: compress nblocks consecutive 64-byte blocks into state. */
 typedef struct crisp_md5_impl {
@@ -253,7 +327,7 @@ typedef struct crisp_chacha20_impl {
 #include "kernel_list.h"
 
 /* Generated from the kernel list, per kernel NAME: crisp_kernel_impl_NAME,
- * its descriptor type (impl_list.h declares descriptors with it);
+ * its descriptor type (src/dispatch/registry.c declares descriptors with it);
  * crisp_kernel_position_NAME, its place in the list, checked against the
  * public enum; and crisp_impl_as_NAME(), the one place where a pointer to a
  * descriptor's crisp_impl_info becomes the typed descriptor around it. */

@@ -1,11 +1,13 @@
 /* test/dispatch_model.h - crisp's dispatch as its docs describe it, for
- * test_dispatch_table.c: feature names and levels, every kernel's
- * implementations best first with the features each executes and its
+ * test_dispatch_table.c: the level model's data (features, levels, every
+ * kernel's implementations best first with the features each executes),
+ * read from src/implementations.def like the library; each kernel's
  * CRYPTO_OPTIONS switch (crisp(3), Dispatch), the microarchitecture
  * table's rows, and a CPUID (or auxv) probe of the CPU's features that
  * does not go through the library (test_cpu_mask.c uses the features,
- * levels and probe too). Written from the docs, never from src/: a
- * difference between the two is what the tests are for. */
+ * levels and probe too). Apart from that data, written from the docs,
+ * never from src/: a difference between the two is what the tests are
+ * for. */
 #ifndef CRISP_TEST_DISPATCH_MODEL_H
 #define CRISP_TEST_DISPATCH_MODEL_H
 
@@ -22,119 +24,63 @@
 
 typedef uint32_t feature_set; /* bit i: feature_names[i] */
 
-#if defined(__x86_64__)
-static const char *const feature_names[] = {"sse2",     "bmi1",     "bmi2",      "adx",
-                                            "avx",      "avx2",     "avx512f",   "avx512vl",
-                                            "avx512bw", "avx512dq", "avx512ifma"};
-static const struct {
-  const char *name, *needs; /* on top of the levels below */
-} levels[] = {{"generic", ""},
-              {"x86_64", ""},
-              {"avx2", "avx avx2"},
-              {"avx512", "avx512f avx512vl avx512bw"},
-              {"avx512ifma", "avx512ifma"}};
-#elif defined(__aarch64__)
-static const char *const feature_names[] = {"asimd"};
-static const struct {
-  const char *name, *needs;
-} levels[] = {{"generic", ""}, {"arm64", ""}, {"neon", "asimd"}};
-#else
-static const char *const feature_names[] = {""};
-static const struct { const char *name, *needs; } levels[] = {{"generic", ""}};
-#endif
+/* The data: the features, the levels with the features each adds, and every
+ * implementation built in with its level and the features its code
+ * executes, from src/implementations.def, the file the library is built
+ * from. Only the data is shared: what crisp does with it is written here
+ * and in the tests from the docs. */
+#define CRISP_USES(ID) (1u << FEATURE_##ID)
 enum {
-  FEATURE_COUNT = sizeof feature_names / sizeof feature_names[0],
-  LEVEL_COUNT = sizeof levels / sizeof levels[0],
-  KERNELS = 10,
-  IMPLS_MAX = 6
+#define CRISP_FEATURE(ID, name) FEATURE_##ID,
+#include "../src/implementations.def"
+  FEATURE_COUNT
+};
+static const char *const feature_names[FEATURE_COUNT + 1] = {
+#define CRISP_FEATURE(ID, name) name,
+#include "../src/implementations.def"
+    NULL,
+};
+enum {
+#define CRISP_LEVEL(ID, name, features) MODEL_LEVEL_##ID,
+#include "../src/implementations.def"
+  LEVEL_COUNT
+};
+static const struct {
+  const char *name;
+  feature_set needs; /* on top of the levels below */
+} levels[LEVEL_COUNT] = {
+#define CRISP_LEVEL(ID, name, features) {name, features},
+#include "../src/implementations.def"
 };
 
-/* Every kernel, its CRYPTO_OPTIONS switch, and its implementations best
- * first with every feature each one executes (crisp(3), Dispatch);
- * a build option may leave some out. */
-#define AVX512_ALL "avx avx2 avx512f avx512vl avx512bw avx512dq"
-#if defined(CRISP_NO_ASM)
-#define ASM_BUILT 0
-#else
-#define ASM_BUILT 1
-#endif
-#if defined(CRISP_NO_AVX512)
-#define AVX512_BUILT 0
-#else
-#define AVX512_BUILT 1
-#endif
-#if defined(CRISP_NO_AVX512IFMA)
-#define IFMA_BUILT 0
-#else
-#define IFMA_BUILT 1
-#endif
-
 typedef struct impl_row {
-  const char *name, *needs;
-  int built;
+  const char *kernel, *name;
+  int level;
+  feature_set needs; /* every feature the code executes */
 } impl_row;
+/* Best first within each kernel, the generic one last. */
+static const impl_row impl_rows[] = {
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) {#kernel, name, MODEL_LEVEL_##LEVEL, features},
+#include "../src/implementations.def"
+};
+/* IMPLS_MAX + 1: the most implementations a kernel may have (room in the
+ * test's reports; test_dispatch_table checks the data keeps to it). */
+enum { IMPL_ROWS = sizeof impl_rows / sizeof impl_rows[0], KERNELS = 10, IMPLS_MAX = 6 };
 
+/* Every kernel and its CRYPTO_OPTIONS switch (crisp(3), Dispatch). */
 static const struct {
   const char *name, *option;
-  impl_row impls[IMPLS_MAX];
 } kernels[KERNELS] = {
-#if defined(__x86_64__)
-    {"md5",
-     "UseMD5Intrinsics",
-     {{"x86_64-bmi1", "bmi1", ASM_BUILT}, {"x86_64", "", ASM_BUILT}, {"avx512", AVX512_ALL, AVX512_BUILT}}},
-    {"md5_many",
-     "UseMD5Intrinsics",
-     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2 bmi1 bmi2", 1}}},
-    {"poly1305",
-     "UsePoly1305Intrinsics",
-     {{"avx512ifma", AVX512_ALL " avx512ifma", IFMA_BUILT},
-      {"avx512", AVX512_ALL, AVX512_BUILT},
-      {"avx2", "avx avx2 bmi1 bmi2", 1},
-      {"x86_64", "sse2", 1}}},
-    {"bn_mul",
-     "UseMultiplyToLenIntrinsic",
-     {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
-    {"bn_sqr", "UseSquareToLenIntrinsic", {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
-    {"bn_mul_add", "UseMulAddIntrinsic", {{"x86_64-adx", "bmi2 adx", ASM_BUILT}, {"x86_64", "", ASM_BUILT}}},
-    {"bn_mont_mul",
-     "UseMontgomeryMultiplyIntrinsic",
-     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT},
-      {"x86_64-adx", "bmi2 adx", ASM_BUILT},
-      {"x86_64", "", ASM_BUILT}}},
-    {"bn_mont_sqr",
-     "UseMontgomerySquareIntrinsic",
-     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT},
-      {"x86_64-adx", "bmi2 adx", ASM_BUILT},
-      {"x86_64", "", ASM_BUILT}}},
-    {"bn_mod_exp2",
-     "UseMontgomeryMultiplyIntrinsic",
-     {{"avx512ifma", AVX512_ALL " avx512ifma bmi2 adx", ASM_BUILT &&IFMA_BUILT}}},
-    {"chacha20",
-     "UseChaCha20Intrinsics",
-     {{"avx512", AVX512_ALL, AVX512_BUILT}, {"avx2", "avx avx2", 1}, {"x86_64", "sse2", 1}}},
-#elif defined(__aarch64__)
-    {"md5", "UseMD5Intrinsics", {{"arm64", "", 1}}},
-    {"md5_many", "UseMD5Intrinsics", {{"neon", "asimd", 1}}},
-    {"poly1305", "UsePoly1305Intrinsics", {{"neon", "asimd", 1}, {"arm64", "", 1}}},
-    {"bn_mul", "UseMultiplyToLenIntrinsic", {{"arm64", "", 1}}},
-    {"bn_sqr", "UseSquareToLenIntrinsic", {{"arm64", "", 1}}},
-    {"bn_mul_add", "UseMulAddIntrinsic", {{"arm64", "", 1}}},
-    {"bn_mont_mul", "UseMontgomeryMultiplyIntrinsic", {{"arm64", "", 1}}},
-    {"bn_mont_sqr", "UseMontgomerySquareIntrinsic", {{"arm64", "", 1}}},
-    {"bn_mod_exp2", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
-    {"chacha20", "UseChaCha20Intrinsics", {{"neon", "asimd", 1}}},
-#else
-    {"md5", "UseMD5Intrinsics", {{NULL, NULL, 0}}},
-    {"md5_many", "UseMD5Intrinsics", {{NULL, NULL, 0}}},
-    {"poly1305", "UsePoly1305Intrinsics", {{NULL, NULL, 0}}},
-    {"bn_mul", "UseMultiplyToLenIntrinsic", {{NULL, NULL, 0}}},
-    {"bn_sqr", "UseSquareToLenIntrinsic", {{NULL, NULL, 0}}},
-    {"bn_mul_add", "UseMulAddIntrinsic", {{NULL, NULL, 0}}},
-    {"bn_mont_mul", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
-    {"bn_mont_sqr", "UseMontgomerySquareIntrinsic", {{NULL, NULL, 0}}},
-    {"bn_mod_exp2", "UseMontgomeryMultiplyIntrinsic", {{NULL, NULL, 0}}},
-    {"chacha20", "UseChaCha20Intrinsics", {{NULL, NULL, 0}}},
-#endif
+    {"md5", "UseMD5Intrinsics"},
+    {"md5_many", "UseMD5Intrinsics"},
+    {"poly1305", "UsePoly1305Intrinsics"},
+    {"bn_mul", "UseMultiplyToLenIntrinsic"},
+    {"bn_sqr", "UseSquareToLenIntrinsic"},
+    {"bn_mul_add", "UseMulAddIntrinsic"},
+    {"bn_mont_mul", "UseMontgomeryMultiplyIntrinsic"},
+    {"bn_mont_sqr", "UseMontgomerySquareIntrinsic"},
+    {"bn_mod_exp2", "UseMontgomeryMultiplyIntrinsic"},
+    {"chacha20", "UseChaCha20Intrinsics"},
 };
 
 /* The microarchitecture names CRISP_CPU_UARCH takes, and the table's rules
@@ -207,20 +153,20 @@ static inline feature_set probe_independently(void) {
   }
   const int os_avx = (xcr0 & 6) == 6, os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
   if (max >= 7) __cpuid_count(7, 0, a, b7, c, d);
-  const int bits[FEATURE_COUNT] = {sse2,
-                                   b7 >> 3 & 1,
-                                   b7 >> 8 & 1,
-                                   b7 >> 19 & 1,
-                                   avx && os_avx,
-                                   (b7 >> 5 & 1) && os_avx,
-                                   (b7 >> 16 & 1) && os_avx512,
-                                   (b7 >> 31 & 1) && os_avx512,
-                                   (b7 >> 30 & 1) && os_avx512,
-                                   (b7 >> 17 & 1) && os_avx512,
-                                   (b7 >> 21 & 1) && os_avx512};
+  const int bits[FEATURE_COUNT] = {[FEATURE_SSE2] = sse2,
+                                   [FEATURE_BMI1] = b7 >> 3 & 1,
+                                   [FEATURE_BMI2] = b7 >> 8 & 1,
+                                   [FEATURE_ADX] = b7 >> 19 & 1,
+                                   [FEATURE_AVX] = avx && os_avx,
+                                   [FEATURE_AVX2] = (b7 >> 5 & 1) && os_avx,
+                                   [FEATURE_AVX512F] = (b7 >> 16 & 1) && os_avx512,
+                                   [FEATURE_AVX512VL] = (b7 >> 31 & 1) && os_avx512,
+                                   [FEATURE_AVX512BW] = (b7 >> 30 & 1) && os_avx512,
+                                   [FEATURE_AVX512DQ] = (b7 >> 17 & 1) && os_avx512,
+                                   [FEATURE_AVX512IFMA] = (b7 >> 21 & 1) && os_avx512};
   for (int i = 0; i < FEATURE_COUNT; i++) set |= (feature_set)(bits[i] ? 1u : 0u) << i;
 #elif defined(__aarch64__)
-  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) set |= 1;
+  if (getauxval(AT_HWCAP) & HWCAP_ASIMD) set |= CRISP_USES(ASIMD);
 #endif
   return set;
 }
@@ -244,7 +190,7 @@ static inline void probe_identity(char *out, size_t size) {
 
 static inline feature_set level_needs(int level) {
   feature_set set = 0;
-  for (int i = 0; i <= level; i++) set |= parse_features(levels[i].needs);
+  for (int i = 0; i <= level; i++) set |= levels[i].needs;
   return set;
 }
 
@@ -260,13 +206,12 @@ static inline int impl_level(const char *impl) {
   return level_of(level, 0);
 }
 
-/* Implementation i of kernel k as built, counting the generic one last;
- * NULL past the end. */
-static const impl_row generic_row = {"generic", "", 1};
+/* Implementation i of kernel k, best first, the generic one last; NULL
+ * past the end. */
 static const impl_row *impl_at(int k, int i) {
-  for (int j = 0; j < IMPLS_MAX && kernels[k].impls[j].name; j++)
-    if (kernels[k].impls[j].built && i-- == 0) return &kernels[k].impls[j];
-  return i == 0 ? &generic_row : NULL;
+  for (int j = 0; j < IMPL_ROWS; j++)
+    if (strcmp(impl_rows[j].kernel, kernels[k].name) == 0 && i-- == 0) return &impl_rows[j];
+  return NULL;
 }
 
 static inline int find_kernel(const char *name, size_t len) {

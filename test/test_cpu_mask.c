@@ -43,7 +43,7 @@ static int best_level(feature_set have) {
 static feature_set impl_needs(const char *impl) {
   const size_t level_len = strcspn(impl, "-");
   const int level = level_index(impl, level_len);
-  feature_set set = level >= 0 ? parse_features(levels[level].needs) : 0;
+  feature_set set = level >= 0 ? levels[level].needs : 0;
   if (impl[level_len] == '-')
     for (size_t q = 0; q < sizeof qualifiers / sizeof qualifiers[0]; q++)
       if (strcmp(impl + level_len + 1, qualifiers[q].qualifier) == 0)

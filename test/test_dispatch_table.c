@@ -63,7 +63,7 @@ static feature_set cpu_features;
 static char cpu_identity[128], identified_uarch[32], identified_line[256];
 
 static int allowed(const impl_row *impl, int cap, feature_set have) {
-  return impl_level(impl->name) <= cap && (parse_features(impl->needs) & ~have) == 0;
+  return impl_level(impl->name) <= cap && (impl->needs & ~have) == 0;
 }
 
 static const char *effective_uarch(const environment *env) {
@@ -103,7 +103,7 @@ static const impl_row *table_choice(int k, const char *uarch, int cap, feature_s
       snprintf(why, size, "feature order: the first this CPU runs at or below %s", levels[cap].name);
     return impl;
   }
-  return &generic_row;
+  return find_impl(k, "generic");
 }
 
 /* Tokens of a variable: separated by commas, spaces or newlines. */
@@ -207,7 +207,7 @@ static void expect_pins(const char *value, decision *d, report *want) {
     const char *colon = strchr(token, ':');
     const int k = colon ? find_kernel(token, (size_t)(colon - token)) : -1;
     const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
-    if (impl && !(parse_features(impl->needs) & ~d->have)) {
+    if (impl && !(impl->needs & ~d->have)) {
       d->pinned[k] = impl;
       continue;
     }
@@ -224,7 +224,7 @@ static void expect_pins(const char *value, decision *d, report *want) {
     } else {
       d->unsupported = 1;
       snprintf(why, sizeof why, "this CPU lacks ");
-      feature_list(parse_features(impl->needs) & ~d->have, why + strlen(why), sizeof why - strlen(why));
+      feature_list(impl->needs & ~d->have, why + strlen(why), sizeof why - strlen(why));
     }
     if (refused++ < 3) must_say(want, 2, "'%s' (%s", quoted, why);
   }
@@ -252,9 +252,7 @@ static void expect_calls(const environment *env, decision *d, report *want) {
     const char *colon = strchr(env->call_pin, ':');
     const int k = colon ? find_kernel(env->call_pin, (size_t)(colon - env->call_pin)) : -1;
     const impl_row *impl = k >= 0 ? find_impl(k, colon + 1) : NULL;
-    want->pin_returned = !impl                                      ? CRISP_E_INVALID
-                         : (parse_features(impl->needs) & ~d->have) ? CRISP_E_UNSUPPORTED
-                                                                    : CRISP_OK;
+    want->pin_returned = !impl ? CRISP_E_INVALID : (impl->needs & ~d->have) ? CRISP_E_UNSUPPORTED : CRISP_OK;
     if (want->pin_returned == CRISP_OK) d->called_pin[k] = impl;
   }
 }
@@ -272,7 +270,7 @@ static void expect_choices(const decision *d, const char *uarch, report *want) {
       impl = d->pinned[k];
       snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_IMPL=%s:%s", kernels[k].name, impl->name);
     } else if (d->generic[k]) {
-      impl = &generic_row;
+      impl = find_impl(k, "generic");
       snprintf(want->reason[k], sizeof want->reason[k], "CRYPTO_OPTIONS=-%s", kernels[k].option);
     } else {
       impl = table_choice(k, uarch, d->cap, d->have, want->reason[k], sizeof want->reason[k]);
@@ -280,7 +278,7 @@ static void expect_choices(const decision *d, const char *uarch, report *want) {
     snprintf(want->impl[k], sizeof want->impl[k], "%s", impl->name);
     for (int i = 0; impl_at(k, i); i++) {
       snprintf(want->list_name[k][i], sizeof want->list_name[k][i], "%s", impl_at(k, i)->name);
-      want->list_supported[k][i] = !(parse_features(impl_at(k, i)->needs) & ~d->have);
+      want->list_supported[k][i] = !(impl_at(k, i)->needs & ~d->have);
       want->list_in_use[k][i] = impl_at(k, i) == impl;
       want->listed[k] = i + 1;
     }
@@ -649,7 +647,7 @@ static int unsupported_pin(feature_set have, unsigned which, char *out, size_t s
   unsigned seen = 0;
   for (int k = 0; k < KERNELS; k++)
     for (int i = 0; impl_at(k, i); i++)
-      if ((parse_features(impl_at(k, i)->needs) & ~have) && seen++ == which) {
+      if ((impl_at(k, i)->needs & ~have) && seen++ == which) {
         snprintf(out, size, "%s:%s", kernels[k].name, impl_at(k, i)->name);
         return 1;
       }
@@ -824,6 +822,36 @@ static int identify(void) {
   return 0;
 }
 
+/* The data file follows the documented rules: a name is its level, then
+ * optionally '-' and a qualifier; every kernel is documented and ends with
+ * its generic implementation; an implementation executes what its level
+ * adds. */
+static int data_follows_the_docs(void) {
+  int bad = 0;
+  for (int j = 0; j < IMPL_ROWS; j++) {
+    const impl_row *row = &impl_rows[j];
+    const int k = find_kernel(row->kernel, strlen(row->kernel));
+    int last = 1;
+    for (int later = j + 1; later < IMPL_ROWS; later++)
+      last &= strcmp(impl_rows[later].kernel, row->kernel) != 0;
+    if (k < 0) printf("implementations.def: %s is no documented kernel\n", row->kernel), bad++;
+    if (impl_level(row->name) != row->level)
+      printf("implementations.def: %s/%s is at level %s, its name says %d\n", row->kernel, row->name,
+             levels[row->level].name, impl_level(row->name)),
+          bad++;
+    if (last != !strcmp(row->name, "generic"))
+      printf("implementations.def: %s/%s: generic comes last, once\n", row->kernel, row->name), bad++;
+    if (levels[row->level].needs & ~row->needs)
+      printf("implementations.def: %s/%s lacks its level's features\n", row->kernel, row->name), bad++;
+  }
+  for (int k = 0; k < KERNELS; k++) {
+    if (!impl_at(k, 0)) printf("implementations.def: %s has no implementation\n", kernels[k].name), bad++;
+    if (impl_at(k, IMPLS_MAX + 1))
+      printf("implementations.def: %s has too many for this test\n", kernels[k].name), bad++;
+  }
+  return bad == 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_dispatch_table CRISP [--current]\n");
@@ -847,6 +875,7 @@ int main(int argc, char **argv) {
   probe_identity(cpu_identity, sizeof cpu_identity);
   for (int i = 0, used = 0; i < FEATURE_COUNT; i++)
     used += snprintf(hide_all + used, sizeof hide_all - (size_t)used, "%s%s", i ? "," : "", feature_names[i]);
+  if (!data_follows_the_docs()) return 1;
   apply(&(environment){0});
   if (!identify()) return 1;
   if (!strcmp(cpu_identity, "?")) /* no independent probe here: the parenthesised part crisp printed */

@@ -103,7 +103,7 @@ static int allowed(const crisp_impl_info *impl, crisp_level_id cap, uint32_t fea
 static void test_choice_always_allowed(void **state) {
   (void)state;
   for (uint32_t mask = 0; mask < 4096; mask += 7) {
-    const uint32_t features = (mask & 0xfff) | (mask & 1 ? CRISP_CPU_ASIMD : 0);
+    const uint32_t features = mask & ((1u << CRISP_FEATURE_COUNT) - 1);
     for (int u = 0; u < CRISP_UARCH_COUNT; u++)
       for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
         for (int cap = 0; cap < CRISP_LEVEL_COUNT; cap++) {

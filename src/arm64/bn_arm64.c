@@ -147,28 +147,28 @@ void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_lim
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_arm64_impl),
     .mul = crisp_bn_mul_arm64,
 };
 
 const crisp_bn_sqr_impl crisp_bn_sqr_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_sqr_arm64_impl),
     .sqr = crisp_bn_sqr_arm64,
 };
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_arm64_impl),
     .mul_add = crisp_bn_mul_add_arm64,
 };
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_arm64_impl),
     .mont_mul = crisp_bn_mont_mul_arm64,
     .mod_exp = NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_arm64_impl),
     .mont_sqr = crisp_bn_mont_sqr_arm64,
 };
 

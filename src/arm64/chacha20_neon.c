@@ -59,7 +59,7 @@ void crisp_chacha20_xor_neon(uint8_t *out, const uint8_t *in, size_t len, const 
 }
 
 const crisp_chacha20_impl crisp_chacha20_neon_impl = {
-    .info = {"neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_neon_impl),
     .xor_stream = crisp_chacha20_xor_neon,
     .group_blocks = LANES,
 };

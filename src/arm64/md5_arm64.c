@@ -96,7 +96,7 @@ void crisp_md5_arm64(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 }
 
 const crisp_md5_impl crisp_md5_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_md5_arm64_impl),
     .blocks = crisp_md5_arm64,
 };
 

@@ -142,7 +142,7 @@ void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], c
 }
 
 const crisp_md5_many_impl crisp_md5_many_neon_impl = {
-    .info = {"neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
+    .info = CRISP_IMPL_INFO(crisp_md5_many_neon_impl),
     .blocks_many = crisp_md5_many_neon,
 };
 

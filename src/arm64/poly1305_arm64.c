@@ -30,7 +30,7 @@ void crisp_poly1305_finish_arm64(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_arm64_impl = {
-    .info = {"arm64", CRISP_LEVEL_ARM64, 0},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_arm64_impl),
     .init = crisp_poly1305_init_arm64,
     .blocks = crisp_poly1305_blocks_arm64,
     .finish = crisp_poly1305_finish_arm64,

@@ -225,7 +225,7 @@ void crisp_poly1305_finish_neon(void *state, uint8_t tag[16]) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_neon_impl = {
-    .info = {"neon", CRISP_LEVEL_NEON, CRISP_CPU_ASIMD},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_neon_impl),
     .init = crisp_poly1305_init_neon,
     .blocks = crisp_poly1305_blocks_neon,
     .finish = crisp_poly1305_finish_neon,

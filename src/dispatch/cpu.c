@@ -21,17 +21,15 @@
 #include <cpu_features/cpuinfo_aarch64.h>
 #endif
 
+/* From src/implementations.def; the empty entry keeps the array non-empty
+ * on a target without features. */
 static const struct {
   uint32_t bit;
   const char *name;
 } feature_names[] = {
-    {CRISP_CPU_SSE2, "sse2"},         {CRISP_CPU_BMI1, "bmi1"},
-    {CRISP_CPU_BMI2, "bmi2"},         {CRISP_CPU_ADX, "adx"},
-    {CRISP_CPU_AVX, "avx"},           {CRISP_CPU_AVX2, "avx2"},
-    {CRISP_CPU_AVX512F, "avx512f"},   {CRISP_CPU_AVX512VL, "avx512vl"},
-    {CRISP_CPU_AVX512BW, "avx512bw"}, {CRISP_CPU_AVX512DQ, "avx512dq"},
-    {CRISP_CPU_AVX512IFMA, "avx512ifma"},
-    {CRISP_CPU_ASIMD, "asimd"},
+#define CRISP_FEATURE(ID, name) {CRISP_CPU_##ID, name},
+#include "implementations.def"
+    {0, ""},
 };
 
 void crisp_cpu_feature_names(uint32_t features, char *out, size_t size) {

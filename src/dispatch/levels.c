@@ -1,4 +1,5 @@
-/* src/dispatch/levels.c - level names and the features each level needs. */
+/* src/dispatch/levels.c - level names and the features each level needs,
+ * from src/implementations.def. */
 #include "levels.h"
 
 #include <strings.h>
@@ -10,15 +11,13 @@ typedef struct level_desc {
 
 static const level_desc levels[CRISP_LEVEL_COUNT] = {
 #define CRISP_LEVEL(ID, name, features) [CRISP_LEVEL_##ID] = {name, features},
-    CRISP_LEVEL_LIST(CRISP_LEVEL)
-#undef CRISP_LEVEL
+#include "implementations.def"
 };
 
 /* " generic x86_64 ..." at compile time; the list starts after the first space. */
 static const char level_list[] =
 #define CRISP_LEVEL(ID, name, features) " " name
-    CRISP_LEVEL_LIST(CRISP_LEVEL)
-#undef CRISP_LEVEL
+#include "implementations.def"
     ;
 
 const char *crisp_level_name(crisp_level_id level) {

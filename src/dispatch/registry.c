@@ -1,14 +1,32 @@
 /* src/dispatch/registry.c - the table of every implementation built in,
- * expanded from impl_list.h, and lookups over it. */
+ * expanded from src/implementations.def, and lookups over it. */
 #include "registry.h"
 
 #include <strings.h>
 
 /* Declaring each descriptor with its kernel's type makes a line that names
  * the wrong kernel a compile error. */
-#define CRISP_IMPL(kernel, symbol) extern const crisp_kernel_impl_##kernel symbol;
-#include "impl_list.h"
-#undef CRISP_IMPL
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) extern const crisp_kernel_impl_##kernel symbol;
+#include "implementations.def"
+
+/* The names descriptors point to (CRISP_IMPL_INFO). */
+const char crisp_impl_names[CRISP_IMPL_TOTAL][CRISP_IMPL_NAME_SIZE] = {
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) [crisp_impl_index_##symbol] = name,
+#include "implementations.def"
+};
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) \
+  _Static_assert(sizeof(name) <= CRISP_IMPL_NAME_SIZE, "a name fits crisp_impl_names");
+#include "implementations.def"
+
+/* An implementation's features include what its level adds to the levels
+ * below: a level never asks for a feature its implementations do not use. */
+enum {
+#define CRISP_LEVEL(ID, name, features) crisp_level_adds_##ID = (features),
+#include "implementations.def"
+};
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) \
+  _Static_assert((crisp_level_adds_##LEVEL & ~(features)) == 0, #symbol " has its level's features");
+#include "implementations.def"
 
 typedef struct registry_entry {
   crisp_kernel kernel;
@@ -16,9 +34,9 @@ typedef struct registry_entry {
 } registry_entry;
 
 static const registry_entry all_impls[] = {
-#define CRISP_IMPL(kernel, symbol) {(crisp_kernel)crisp_kernel_position_##kernel, &symbol.info},
-#include "impl_list.h"
-#undef CRISP_IMPL
+#define CRISP_IMPL(kernel, symbol, name, LEVEL, features) \
+  {(crisp_kernel)crisp_kernel_position_##kernel, &symbol.info},
+#include "implementations.def"
 };
 
 enum { IMPL_TOTAL = sizeof all_impls / sizeof all_impls[0] };

@@ -11,5 +11,5 @@
 #include "impl.h"
 
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mod_exp2_generic_impl),
 };

@@ -26,12 +26,12 @@ void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_generic_impl),
     .mont_mul = crisp_bn_mont_mul_generic,
     .mod_exp = NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_generic_impl),
     .mont_sqr = crisp_bn_mont_sqr_generic,
 };

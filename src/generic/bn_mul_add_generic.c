@@ -8,6 +8,6 @@ crisp_limb crisp_bn_mul_add_generic(crisp_limb *z, const crisp_limb *x, size_t n
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_generic_impl),
     .mul_add = crisp_bn_mul_add_generic,
 };

@@ -27,6 +27,6 @@ void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const c
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_generic_impl),
     .mul = crisp_bn_mul_generic,
 };

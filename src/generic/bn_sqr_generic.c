@@ -45,6 +45,6 @@ void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_bn_sqr_generic_impl),
     .sqr = crisp_bn_sqr_generic,
 };

@@ -55,7 +55,7 @@ void crisp_chacha20_xor_generic(uint8_t *out, const uint8_t *in, size_t len, con
 }
 
 const crisp_chacha20_impl crisp_chacha20_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_generic_impl),
     .xor_stream = crisp_chacha20_xor_generic,
     .group_blocks = 1,
 };

@@ -28,6 +28,6 @@ void crisp_md5_generic(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 }
 
 const crisp_md5_impl crisp_md5_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_md5_generic_impl),
     .blocks = crisp_md5_generic,
 };

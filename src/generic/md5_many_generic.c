@@ -8,6 +8,6 @@ void crisp_md5_many_generic(uint32_t *const state[], const uint8_t *const data[]
 }
 
 const crisp_md5_many_impl crisp_md5_many_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_md5_many_generic_impl),
     .blocks_many = crisp_md5_many_generic,
 };

@@ -115,7 +115,7 @@ static size_t vector_never(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_generic_impl = {
-    .info = {"generic", CRISP_LEVEL_GENERIC, 0},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_generic_impl),
     .init = crisp_poly1305_init_generic,
     .blocks = crisp_poly1305_blocks_generic,
     .finish = crisp_poly1305_finish_generic,

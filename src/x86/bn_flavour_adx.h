@@ -1,6 +1,6 @@
 /* src/x86/bn_flavour_adx.h - binds the shared bignum algorithms to the
- * MULX + ADCX/ADOX rows of bn_rows_x86_64_adx.S (BMI2, ADX); included by
- * the *_x86_64_adx.c files. */
+ * MULX + ADCX/ADOX rows of bn_rows_adx.S (BMI2, ADX); included by
+ * the bn_*_adx.c files. */
 #ifndef CRISP_SRC_X86_BN_FLAVOUR_ADX_H
 #define CRISP_SRC_X86_BN_FLAVOUR_ADX_H
 
@@ -12,7 +12,7 @@
 #define CRISP_ROW_SQR_TRIANGLE8 crisp_bn_sqr_triangle8_x86_64_adx
 #define CRISP_ROW_SQR_TRIANGLE16 crisp_bn_sqr_triangle16_x86_64_adx
 #define CRISP_ROW_ADD3 crisp_bn_add3_x86_64_adx
-#include "x86/bn_algorithms_x86_64.h"
+#include "x86/bn_algorithms_x86.h"
 #include "x86/bn_x86_64.h"
 
 #endif

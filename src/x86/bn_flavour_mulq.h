@@ -1,5 +1,5 @@
 /* src/x86/bn_flavour_mulq.h - binds the shared bignum algorithms to the
- * baseline MULQ rows of bn_rows_x86_64.S; included by the *_x86_64.c files. */
+ * baseline MULQ rows of bn_rows_scalar.S; included by the bn_*_scalar.c files. */
 #ifndef CRISP_SRC_X86_BN_FLAVOUR_MULQ_H
 #define CRISP_SRC_X86_BN_FLAVOUR_MULQ_H
 
@@ -9,7 +9,7 @@
 #define CRISP_ROW_REDC crisp_bn_redc_rows_x86_64
 /* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
 #define CRISP_KARATSUBA_SQR_MIN 32
-#include "x86/bn_algorithms_x86_64.h"
+#include "x86/bn_algorithms_x86.h"
 #include "x86/bn_x86_64.h"
 
 #endif

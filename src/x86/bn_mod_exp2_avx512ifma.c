@@ -287,12 +287,8 @@ static int r2_pair_avx512ifma(crisp_limb *const r2[2], const crisp_limb *const m
   return status;
 }
 
-#define IFMA_FEATURES                                                                                    \
-  (CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |         \
-   CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA | CRISP_CPU_BMI2 | CRISP_CPU_ADX)
-
 const crisp_bn_mod_exp2_impl crisp_bn_mod_exp2_avx512ifma_impl = {
-    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
-    mod_exp2_avx512ifma,
-    r2_pair_avx512ifma,
+    .info = CRISP_IMPL_INFO(crisp_bn_mod_exp2_avx512ifma_impl),
+    .mod_exp2 = mod_exp2_avx512ifma,
+    .r2_pair = r2_pair_avx512ifma,
 };

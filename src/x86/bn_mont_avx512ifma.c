@@ -58,17 +58,13 @@ void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const cris
     crisp_bn_mont_sqr_x86_64_adx(r, a, m, n, minv);
 }
 
-#define IFMA_FEATURES                                                                                    \
-  (CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |         \
-   CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA | CRISP_CPU_BMI2 | CRISP_CPU_ADX)
-
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_avx512ifma_impl = {
-    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_avx512ifma_impl),
     crisp_bn_mont_mul_avx512ifma,
     crisp_bn_mod_exp_avx512ifma,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_avx512ifma_impl = {
-    {"avx512ifma", CRISP_LEVEL_AVX512IFMA, IFMA_FEATURES},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_avx512ifma_impl),
     crisp_bn_mont_sqr_avx512ifma,
 };

@@ -1,6 +1,6 @@
 /* src/x86/bn_rows_x86_64.h - the big-integer rows written in assembly, as
- * C sees them: bn_rows_x86_64.S (baseline x86-64: ADC/SBB additions, MULQ
- * rows) and bn_rows_x86_64_adx.S (MULX with ADCX/ADOX; the caller checks
+ * C sees them: bn_rows_scalar.S (baseline x86-64: ADC/SBB additions, MULQ
+ * rows) and bn_rows_adx.S (MULX with ADCX/ADOX; the caller checks
  * BMI2 and ADX). Every other x86-64 bignum kernel is built from these.
  * Limbs are least significant first; a length n may be 0 unless a contract
  * says otherwise. None of them branches on limb values or addresses memory
@@ -12,7 +12,7 @@
 
 #include "crisp/bn.h"
 
-/* ---- bn_rows_x86_64.S ---- */
+/* ---- bn_rows_scalar.S ---- */
 
 /* z[0..n) = x + y + carry (x - y - borrow); returns the carry (borrow) out.
  * carry is 0 or 1; z may equal x or y exactly. */
@@ -39,7 +39,7 @@ void crisp_bn_sqr_triangle_x86_64(crisp_limb *z, const crisp_limb *x, size_t n);
  * its carry in t[i]; t[n..2n) then still lacks the sum of those carries. */
 void crisp_bn_redc_rows_x86_64(crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv);
 
-/* ---- bn_rows_x86_64_adx.S (BMI2 + ADX) ---- */
+/* ---- bn_rows_adx.S (BMI2 + ADX) ---- */
 
 crisp_limb crisp_bn_mul_row_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
                                        crisp_limb carry);
@@ -66,7 +66,7 @@ void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                     const crisp_limb *w, size_t n, crisp_limb carry);
 
-/* ---- bn_mont_fused_x86_64_adx.S (BMI2 + ADX) ---- */
+/* ---- bn_mont_fused_adx.S (BMI2 + ADX) ---- */
 
 /* r = a b R^-1 mod m for exactly 8 (16) limbs, R = 2^(64n): a, b < m, m
  * odd, minv = -m^-1 mod 2^64; r apart from a, b and m (a may equal b). */

@@ -4,7 +4,8 @@
  * word; the 128-bit halves hold blocks 0-3 and 4-7, so the transpose is a
  * 4x4 word transpose within each half, then vperm2i128 joins the halves of
  * one block. ISA: AVX2 (rotates by 16 and 8 are one vpshufb, by 12 and 7
- * two shifts and an or). Meant for: AVX2 CPUs without AVX-512; a tail of at
+ * two shifts and an or), and BMI1/BMI2 because the file is built with
+ * them: the compiler's scalar code uses rorx. Meant for: AVX2 CPUs without AVX-512; a tail of at
  * least AVX2_TAIL_MIN_BLOCKS runs one 8-block group (the rounds are
  * latency-bound, so 3 blocks cost little less than 8), shorter ones the
  * scalar code, but for a single block after whole groups, computed on the
@@ -80,7 +81,7 @@ static void crisp_chacha20_keyed_xor_avx2(uint8_t key_block[64], uint8_t *out, c
 }
 
 const crisp_chacha20_impl crisp_chacha20_avx2_impl = {
-    .info = {"avx2", CRISP_LEVEL_AVX2, CRISP_CPU_AVX | CRISP_CPU_AVX2},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_avx2_impl),
     .xor_stream = crisp_chacha20_xor_avx2,
     .group_blocks = LANES,
     .keyed_stream = crisp_chacha20_keyed_xor_avx2,

@@ -146,9 +146,7 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
 }
 
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
-    .info = {"avx512", CRISP_LEVEL_AVX512,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_avx512_impl),
     .xor_stream = crisp_chacha20_xor_avx512,
     .group_blocks = LANES,
     .keyed_stream = crisp_chacha20_keyed_xor_avx512,

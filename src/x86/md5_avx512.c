@@ -14,7 +14,7 @@
  * simple vector operations take one cycle (4 a step); where they take two
  * (8 a step) it loses by almost half. The microarchitecture table (src/dispatch/uarch_table.c)
  * chooses it for such cores; feature order, which comes after the scalar
- * code in src/dispatch/impl_list.h, never does.
+ * code in src/implementations.def, never does.
  * Meant for: single messages of any length. */
 #include <immintrin.h>
 
@@ -102,8 +102,6 @@ void crisp_md5_avx512(uint32_t state[4], const uint8_t *data, size_t nblocks) {
 }
 
 const crisp_md5_impl crisp_md5_avx512_impl = {
-    .info = {"avx512", CRISP_LEVEL_AVX512,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ},
+    .info = CRISP_IMPL_INFO(crisp_md5_avx512_impl),
     .blocks = crisp_md5_avx512,
 };

@@ -7,7 +7,7 @@
 #ifndef CRISP_SRC_X86_MD5_LANES_H
 #define CRISP_SRC_X86_MD5_LANES_H
 
-#include "x86/md5_x86_64.h"
+#include "x86/md5_scalar.h"
 #include "generic/generic.h"
 
 /* The single-stream code the last few busy lanes finish with: the assembly,

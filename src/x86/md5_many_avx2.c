@@ -123,7 +123,6 @@ void crisp_md5_many_avx2(uint32_t *const state[], const uint8_t *const data[], c
 }
 
 const crisp_md5_many_impl crisp_md5_many_avx2_impl = {
-    .info = {"avx2", CRISP_LEVEL_AVX2,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
+    .info = CRISP_IMPL_INFO(crisp_md5_many_avx2_impl),
     .blocks_many = crisp_md5_many_avx2,
 };

@@ -119,8 +119,6 @@ void crisp_md5_many_avx512(uint32_t *const state[], const uint8_t *const data[],
 }
 
 const crisp_md5_many_impl crisp_md5_many_avx512_impl = {
-    .info = {"avx512", CRISP_LEVEL_AVX512,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ},
+    .info = CRISP_IMPL_INFO(crisp_md5_many_avx512_impl),
     .blocks_many = crisp_md5_many_avx512,
 };

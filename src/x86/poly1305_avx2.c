@@ -8,7 +8,7 @@
  * in the scalar tail, so they are listed in the features).
  * Powers r^1..r^4 are computed on the first long call for a key and kept in
  * the state; calls below the crossover (AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS) stay in the scalar radix 2^64 code
- * (poly1305_x86_64.c) on the same accumulator.
+ * (poly1305_scalar.c) on the same accumulator.
  * Meant for: AVX2 CPUs without AVX-512, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>
@@ -65,8 +65,7 @@ static size_t vector_from_avx2(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx2_impl = {
-    .info = {"avx2", CRISP_LEVEL_AVX2,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_BMI1 | CRISP_CPU_BMI2},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx2_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx2,
     .finish = crisp_poly1305_finish_x86_64,

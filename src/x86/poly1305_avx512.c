@@ -7,7 +7,7 @@
  * use, so they are listed in the features).
  * Powers r^1..r^8 are computed on the first long call for a key and kept in
  * the state; calls below the crossover (AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS) stay in the scalar radix 2^64 code
- * (poly1305_x86_64.c) on the same accumulator.
+ * (poly1305_scalar.c) on the same accumulator.
  * Meant for: AVX-512 CPUs without IFMA, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>
@@ -57,9 +57,7 @@ static size_t vector_from_avx512(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
-    .info = {"avx512", CRISP_LEVEL_AVX512,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx512_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512,
     .finish = crisp_poly1305_finish_x86_64,

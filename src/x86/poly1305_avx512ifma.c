@@ -17,14 +17,14 @@
  * into the scalar accumulator only by the final padded block or finish.
  * Powers r^1..r^16 are computed by the first step for a key and kept in the
  * state. Before the lanes start, calls stay in the scalar radix 2^64 code
- * (poly1305_x86_64.c) on the scalar accumulator, which the first step takes
+ * (poly1305_scalar.c) on the scalar accumulator, which the first step takes
  * into lane 0.
  * Meant for: calls from the cold crossover up, and streams from the warm one. */
 #include <immintrin.h>
 
 #include "util.h"
 #include "tuning.h"
-#include "x86/poly1305_x86_64.h"
+#include "x86/poly1305_scalar.h"
 
 #define LANES 8
 #define STEP_BLOCKS (2 * LANES)
@@ -349,9 +349,7 @@ static size_t vector_from_avx512ifma(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_avx512ifma_impl = {
-    .info = {"avx512ifma", CRISP_LEVEL_AVX512IFMA,
-             CRISP_CPU_AVX | CRISP_CPU_AVX2 | CRISP_CPU_AVX512F | CRISP_CPU_AVX512VL | CRISP_CPU_AVX512BW |
-                 CRISP_CPU_AVX512DQ | CRISP_CPU_AVX512IFMA},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_avx512ifma_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512ifma,
     .finish = crisp_poly1305_finish_avx512ifma,

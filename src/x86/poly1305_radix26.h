@@ -7,7 +7,7 @@
  * LANES blocks: every lane times r^LANES, then the next blocks added. At the
  * end the lane holding block j of the last chunk is multiplied by
  * r^(LANES - j) and the lanes are summed into the scalar radix 2^64
- * accumulator of poly1305_x86_64.c, which the first step took in lane 0.
+ * accumulator of poly1305_scalar.c, which the first step took in lane 0.
  *
  * The including file defines: VECTOR (the type), LANES,
  * V_SET1(u64), V_LANE0(u64) (the value in lane 0, zeros elsewhere),
@@ -20,7 +20,7 @@
 #define CRISP_SRC_X86_POLY1305_RADIX26_H
 
 #include "util.h"
-#include "x86/poly1305_x86_64.h"
+#include "x86/poly1305_scalar.h"
 
 #define MASK26 ((1ull << 26) - 1)
 #define POWER_LIMBS 9 /* r0..r4, then 5 r1..5 r4 */

@@ -1,5 +1,5 @@
-/* src/x86/bn_mont_x86_64_adx.c - Montgomery multiply and square with MULX
- * + ADCX/ADOX (BMI2, ADX): the fused kernels of bn_mont_fused_x86_64_adx.S
+/* src/x86/bn_mont_adx.c - Montgomery multiply and square with MULX
+ * + ADCX/ADOX (BMI2, ADX): the fused kernels of bn_mont_fused_adx.S
  * at 8 and 16 limbs, bn_mont_flavoured.h's rows at every other size.
  * The test-only plants below (meson -Dplant_leak, -Dplant_fault) are what
  * the constant-time and hardening stages must be seen to catch; a normal
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #endif
 
-/* The fused kernels of bn_mont_fused_x86_64_adx.S where they exist. */
+/* The fused kernels of bn_mont_fused_adx.S where they exist. */
 static inline void mont_mul_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                                 size_t n, crisp_limb minv) {
   if (n == 8)
@@ -41,7 +41,7 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 }
 
 /* The square's unrolled triangle and the register-window reduction of
- * bn_mont_fused_x86_64_adx.S, which wipes the product. Not inlined, so
+ * bn_mont_fused_adx.S, which wipes the product. Not inlined, so
  * that the wrapper below sets up no frame for the other sizes. */
 static __attribute__((noinline)) void mont_sqr16_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
                                                      crisp_limb minv) {
@@ -63,12 +63,12 @@ void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_x86_64_adx_impl),
     crisp_bn_mont_mul_x86_64_adx,
     NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_x86_64_adx_impl),
     crisp_bn_mont_sqr_x86_64_adx,
 };

@@ -1,8 +1,8 @@
-/* src/x86/poly1305_x86_64.h - the scalar radix 2^64 Poly1305 state and
+/* src/x86/poly1305_scalar.h - the scalar radix 2^64 Poly1305 state and
  * functions, shared by the x86-64 vector kernels: they keep this state at the
  * head of theirs and run these functions for short inputs and tails. */
-#ifndef CRISP_SRC_X86_POLY1305_X86_64_H
-#define CRISP_SRC_X86_POLY1305_X86_64_H
+#ifndef CRISP_SRC_X86_POLY1305_SCALAR_H
+#define CRISP_SRC_X86_POLY1305_SCALAR_H
 
 #include "impl.h"
 #include "poly1305_radix64.h"

@@ -1,4 +1,4 @@
-/* src/x86/bn_mont_x86_64.c - Montgomery multiply and square on the MULQ rows
+/* src/x86/bn_mont_scalar.c - Montgomery multiply and square on the MULQ rows
  * (baseline x86-64); the algorithm is bn_mont_flavoured.h's. */
 #include "scrub_depths.h"
 #include "x86/bn_flavour_mulq.h"
@@ -17,12 +17,12 @@ void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_li
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_x86_64_impl),
     crisp_bn_mont_mul_x86_64,
     NULL,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_x86_64_impl),
     crisp_bn_mont_sqr_x86_64,
 };

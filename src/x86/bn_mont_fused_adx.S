@@ -1,4 +1,4 @@
-/* src/x86/bn_mont_fused_x86_64_adx.S - Montgomery multiplication for
+/* src/x86/bn_mont_fused_adx.S - Montgomery multiplication for
  * exactly 8 and 16 limbs (512- and 1024-bit moduli), and the reduction of
  * a 16-limb square, with MULX and the two carry chains ADCX (CF) and ADOX
  * (OF); needs BMI2 and ADX. Declarations and contracts in

@@ -1,4 +1,4 @@
-/* src/x86/bn_algorithms_x86_64.h - products, squares and Montgomery
+/* src/x86/bn_algorithms_x86.h - products, squares and Montgomery
  * reduction built from one flavour of the x86-64 assembly rows
  * (bn_rows_x86_64.h). The including file first binds CRISP_ROW_MUL,
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
@@ -9,8 +9,8 @@
  * runs the same instructions and touches the same addresses for all operand
  * values (the Karatsuba step picks its signs with masks), so the Montgomery
  * kernels may use the fast products. */
-#ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
-#define CRISP_SRC_X86_BN_ALGORITHMS_X86_64_H
+#ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_H
+#define CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 
 #include <x86intrin.h>
 
@@ -20,7 +20,7 @@
 
 #if !defined(CRISP_ROW_MUL) || !defined(CRISP_ROW_MUL_BASECASE) || !defined(CRISP_ROW_SQR_TRIANGLE) || \
     !defined(CRISP_ROW_REDC)
-#error "bind the rows of one flavour before including bn_algorithms_x86_64.h"
+#error "bind the rows of one flavour before including bn_algorithms_x86.h"
 #endif
 
 typedef unsigned __int128 crisp_dlimb;

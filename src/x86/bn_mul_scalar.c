@@ -1,4 +1,4 @@
-/* src/x86/bn_mul_x86_64.c - z = x * y on 64-bit limbs, MULQ (baseline x86-64).
+/* src/x86/bn_mul_scalar.c - z = x * y on 64-bit limbs, MULQ (baseline x86-64).
  * Radix 2^64. Schoolbook rows (mulq rows, 8 limbs per unrolled block) below
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for
@@ -10,6 +10,6 @@ void crisp_bn_mul_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const cr
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_x86_64_impl),
     crisp_bn_mul_x86_64,
 };

@@ -1,4 +1,4 @@
-/* src/x86/chacha20_x86_64.c - ChaCha20 with SSE2, 4 blocks at a time.
+/* src/x86/chacha20_sse2.c - ChaCha20 with SSE2, 4 blocks at a time.
  *
  * Layout: chacha20_lanes.h, four 32-bit lanes of an xmm register per state
  * word. ISA: SSE2 only (the x86-64 baseline): rotates are two shifts and an
@@ -62,7 +62,7 @@ void crisp_chacha20_xor_x86_64(uint8_t *out, const uint8_t *in, size_t len, cons
 }
 
 const crisp_chacha20_impl crisp_chacha20_x86_64_impl = {
-    .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
+    .info = CRISP_IMPL_INFO(crisp_chacha20_x86_64_impl),
     .xor_stream = crisp_chacha20_xor_x86_64,
     .group_blocks = LANES,
 };

@@ -1,4 +1,4 @@
-/* src/x86/poly1305_x86_64.c - Poly1305 in scalar x86-64 C, radix 2^64.
+/* src/x86/poly1305_scalar.c - Poly1305 in scalar x86-64 C, radix 2^64.
  *
  * Layout: h = h0 + h1 2^64 + h2 2^128 (h2 a few bits), r = r0 + r1 2^64.
  * Each block costs four 64x64->128-bit products plus two small ones
@@ -8,10 +8,10 @@
  * reduction, no separate carry-out word is needed.
  * Constant time: no branch or address depends on key, accumulator or data.
  * Meant for: every length on CPUs without a vector kernel, and, through the
- * functions in poly1305_x86_64.h, the short inputs and tails of the vector
+ * functions in poly1305_scalar.h, the short inputs and tails of the vector
  * kernels. Key clamping, the fold above 2^130 and the tag are the portable
  * ones of poly1305_radix64.h. */
-#include "x86/poly1305_x86_64.h"
+#include "x86/poly1305_scalar.h"
 
 #include "poly1305_radix64.h"
 #include "util.h"
@@ -122,7 +122,7 @@ static size_t vector_never(void) {
 }
 
 const crisp_poly1305_impl crisp_poly1305_x86_64_impl = {
-    .info = {"x86_64", CRISP_LEVEL_X86_64, CRISP_CPU_SSE2},
+    .info = CRISP_IMPL_INFO(crisp_poly1305_x86_64_impl),
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_x86_64,
     .finish = crisp_poly1305_finish_x86_64,

@@ -1,8 +1,8 @@
-/* src/x86/md5_x86_64.h - what md5_x86_64.S offers the other x86 MD5 files:
+/* src/x86/md5_scalar.h - what md5_scalar.S offers the other x86 MD5 files:
  * the single-stream compressions the SIMD lane kernels finish their last few
  * busy lanes with. */
-#ifndef CRISP_SRC_X86_MD5_X86_64_H
-#define CRISP_SRC_X86_MD5_X86_64_H
+#ifndef CRISP_SRC_X86_MD5_SCALAR_H
+#define CRISP_SRC_X86_MD5_SCALAR_H
 
 #include "impl.h"
 

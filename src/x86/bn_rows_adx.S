@@ -1,4 +1,4 @@
-/* src/x86/bn_rows_x86_64_adx.S - big-integer rows with MULX and the two
+/* src/x86/bn_rows_adx.S - big-integer rows with MULX and the two
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
  * the schoolbook product, a square's cross products (looped rows, and fully
  * unrolled triangles for 8 and 16 limbs), its doubling with the diagonal,
@@ -7,12 +7,12 @@
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86_64.h, with its contract. Rows are unrolled 8 limbs
  * per block and entered part-way through the first block (see
- * bn_rows_x86_64.inc); the block loop counts down in rcx with LEA and
+ * bn_rows_x86.inc); the block loop counts down in rcx with LEA and
  * JRCXZ, which leave CF and OF alone, so both chains run through the whole
  * row. The instructions run and the addresses touched depend on the lengths
  * only, never on limb values. */
 
-#include "x86/bn_rows_x86_64.inc"
+#include "x86/bn_rows_x86.inc"
 
 /* ---- Multiply rows --------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* src/x86/md5_x86_64.S - MD5 compression, one stream, in x86-64 general
+/* src/x86/md5_scalar.S - MD5 compression, one stream, in x86-64 general
  * registers: crisp_md5_x86_64 (baseline x86-64) and crisp_md5_x86_64_bmi1
  * (ANDN for the not-terms of F and G).
  *

@@ -1,4 +1,4 @@
-/* src/x86/bn_sqr_x86_64_adx.c - z = x^2 on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
+/* src/x86/bn_sqr_adx.c - z = x^2 on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
  * Radix 2^64. Its own routine, not a product: every cross product
  * x[i] x[j] (i < j) once in adx rows, the sum doubled by shifting, the
  * squares x[i]^2 added on the diagonal; Karatsuba squaring (three half-size
@@ -15,6 +15,6 @@
 void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_adx_impl),
     crisp_bn_sqr_x86_64_adx,
 };

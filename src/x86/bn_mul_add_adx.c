@@ -1,4 +1,4 @@
-/* src/x86/bn_mul_add_x86_64_adx.c - z += x * k, returning the carry limb, MULX + ADCX/ADOX (BMI2, ADX).
+/* src/x86/bn_mul_add_adx.c - z += x * k, returning the carry limb, MULX + ADCX/ADOX (BMI2, ADX).
  * Radix 2^64, one adx row, 8 limbs per unrolled block, any length; 8 and
  * 16 limbs run straight-line rows without the entry jump and loop. */
 #include "x86/bn_rows_x86_64.h"
@@ -11,6 +11,6 @@ crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_adx_impl),
     crisp_bn_mul_add_x86_64_adx,
 };

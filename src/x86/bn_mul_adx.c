@@ -1,4 +1,4 @@
-/* src/x86/bn_mul_x86_64_adx.c - z = x * y on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
+/* src/x86/bn_mul_adx.c - z = x * y on 64-bit limbs, MULX + ADCX/ADOX (BMI2, ADX).
  * Radix 2^64. Schoolbook rows (adx rows, 8 limbs per unrolled block) below
  * CRISP_KARATSUBA_MUL_MIN limbs, Karatsuba (masked signs) from there up to
  * CRISP_KARATSUBA_MAX limbs for the shorter operand. Any sizes; meant for
@@ -12,6 +12,6 @@ void crisp_bn_mul_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, cons
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_x86_64_adx_impl = {
-    {"x86_64-adx", CRISP_LEVEL_X86_64, CRISP_CPU_BMI2 | CRISP_CPU_ADX},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_x86_64_adx_impl),
     crisp_bn_mul_x86_64_adx,
 };

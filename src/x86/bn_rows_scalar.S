@@ -1,4 +1,4 @@
-/* src/x86/bn_rows_x86_64.S - big-integer rows in baseline x86-64: additions
+/* src/x86/bn_rows_scalar.S - big-integer rows in baseline x86-64: additions
  * with ADC / SBB, and multiply rows with MULQ and one carry chain; the
  * schoolbook product, the square's cross products and the Montgomery
  * reduction run their loops over rows here too, so no row pays a call.
@@ -6,10 +6,10 @@
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86_64.h, with its contract. Rows are unrolled 8 limbs
  * per block and entered part-way through the first block (see
- * bn_rows_x86_64.inc). The instructions run and the addresses touched
+ * bn_rows_x86.inc). The instructions run and the addresses touched
  * depend on the lengths only, never on limb values. */
 
-#include "x86/bn_rows_x86_64.inc"
+#include "x86/bn_rows_x86.inc"
 
 /* ---- Additions ----------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* src/x86/bn_mul_add_x86_64.c - z += x * k, returning the carry limb, MULQ (baseline x86-64).
+/* src/x86/bn_mul_add_scalar.c - z += x * k, returning the carry limb, MULQ (baseline x86-64).
  * Radix 2^64, one mulq row, 8 limbs per unrolled block. Any length. */
 #include "x86/bn_rows_x86_64.h"
 #include "x86/bn_x86_64.h"
@@ -8,6 +8,6 @@ crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n,
 }
 
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_impl = {
-    {"x86_64", CRISP_LEVEL_X86_64, 0u},
+    .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_impl),
     crisp_bn_mul_add_x86_64,
 };
