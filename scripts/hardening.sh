@@ -3,8 +3,7 @@
 # (memcheck, MemorySanitizer, timing, and the planted leaks they must
 # report), the stack-wipe test at six builds, ThreadSanitizer, the
 # CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short libFuzzer run. Each
-# stage_NAME uses test.sh's helpers (configure, run_meson_test, list_tests,
-# crisp_tool) and build directories next to the native one: PREFIX-asan,
+# stage_NAME uses test.sh's helpers (build_dir, run_meson_test, crisp_tool) and build directories next to the native one: PREFIX-asan,
 # PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT], PREFIX-plant-PLANT,
 # PREFIX-wipe-COMPILER-OLEVEL (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
 # PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
@@ -45,56 +44,39 @@ describe_hardening_stage() {
 
 hardening_long=${CRISP_HARDENING_LONG:-0}
 
+# The sanitizer builds run the suite through test/meson.build's setups
+# (sanitize, tsan), which set the sanitizers' options.
 stage_sanitize() {
-  local dir=$build_prefix-asan log=$native_dir/asan
-  configure "$dir" -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all >"$log.setup.log" ||
-    { cat "$log.setup.log"; return 1; }
-  meson compile -C "$dir" >"$log.compile.log" || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
-  # Leaks count as failures too (LeakSanitizer runs at exit).
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
-    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_meson_test "$dir" -t 4
+  build_dir "$build_prefix-asan" -- -Db_sanitize=address,undefined -Db_lundef=false \
+    -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
+  run_meson_test "$build_prefix-asan" --setup sanitize
 }
 
-valgrind_command="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
---show-leak-kinds=definite,indirect --quiet"
-
-# valgrind 3.19 cannot execute AVX-512 (its virtual CPU reports a Haswell
-# with AVX2 and BMI2, without AVX-512 or ADX): CRYPTO_FORCE=avx2 caps the
-# dispatched kernels and CRISP_TEST_MAX_LEVEL=avx2 makes the tests' loop
-# over implementations (test/common.h) skip anything above it. The script
-# tests (the crisp command, and the constant-time tests, which run valgrind
-# themselves) are left to the constant-time stage and to long runs.
+# The valgrind setup (test/meson.build) runs the compiled tests under
+# memcheck, capped at AVX2 (valgrind has no AVX-512 and no ADX). The script
+# tests (the crisp command) run under memcheck in long runs only.
 stage_valgrind() {
-  local binaries
-  binaries=$(list_tests "$native_dir" binary)
-  echo "    memcheck on: $(echo $binaries)"
-  CRYPTO_FORCE=avx2 CRISP_TEST_MAX_LEVEL=avx2 CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$([ "$hardening_long" = 1 ] && echo 1 || echo 0.25)} \
-    run_meson_test "$native_dir" -t 10 --wrapper "$valgrind_command" $binaries
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$([ "$hardening_long" = 1 ] && echo 1 || echo 0.25)} \
+    run_meson_test "$native_dir" --setup valgrind
   if [ "$hardening_long" = 1 ]; then
     echo "    memcheck on the crisp command (test_cli.sh):"
     CRYPTO_FORCE=avx2 CRISP_TEST_WRAPPER="$valgrind_command" run_meson_test "$native_dir" -t 10 cli
   fi
 }
+valgrind_command="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+--show-leak-kinds=definite,indirect --quiet"
 
-# bn-ct and poly1305-ct run valgrind on themselves; the native stage runs
-# them too, this stage fails when they were not built (no valgrind or no
-# valgrind/memcheck.h) and shows which implementations each checked.
+# The memcheck suite (bn-ct, poly1305-ct, chacha20-ct run valgrind on
+# themselves; the native stage runs them too): this stage fails when they
+# were not built (no valgrind or no valgrind/memcheck.h) and shows which
+# implementations each checked.
 stage_constant-time() {
-  local tests
-  tests=$(meson introspect "$native_dir" --tests | python3 -c 'import json, sys; print(" ".join(t["name"] for t in json.load(sys.stdin)))')
-  for name in bn-ct poly1305-ct chacha20-ct; do
-    [[ " $tests " == *" $name "* ]] || {
-      echo "$name is not built: valgrind and valgrind/memcheck.h are needed" >&2
-      return 1
-    }
-  done
+  [ "$(meson test -C "$native_dir" --list --suite memcheck 2>/dev/null | grep -c .)" -eq 3 ] || {
+    echo "bn-ct, poly1305-ct and chacha20-ct are not run under memcheck: valgrind and valgrind/memcheck.h are needed" >&2
+    return 1
+  }
   local status=0
-  run_meson_test "$native_dir" -v bn-ct poly1305-ct chacha20-ct >"$native_dir/ct.log" 2>&1 || status=$?
+  run_meson_test "$native_dir" -v --suite memcheck >"$native_dir/ct.log" 2>&1 || status=$?
   grep -E '^ *[0-9]+/|^# poly1305|^# chacha20|skipped|FAIL|Uninitialised|Conditional|depends on' "$native_dir/ct.log" | grep -v RUNNING |
     sort -u | sed 's/^/    /'
   return "$status"
@@ -107,7 +89,7 @@ stage_constant-time() {
 # test/ct_msan_copies.h, forced into every file, checks that memcpy and its
 # kin get public addresses and lengths), with -Dplant_leak=PLANT.
 msan_build() {
-  local dir=$1 plant=$2 log=$native_dir/msan-$2
+  local dir=$1 plant=$2
   command -v clang >/dev/null || {
     echo "clang is needed for the MemorySanitizer build" >&2
     return 1
@@ -115,16 +97,9 @@ msan_build() {
   local c_args="-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2"
   c_args+=" -include $root/test/ct_msan_copies.h"
   # meson configure: a directory set up before keeps its own c_args otherwise
-  { CC=clang configure "$dir" -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
-    -Dplant_leak="$plant" "-Dc_args=$c_args" && meson configure "$dir" "-Dc_args=$c_args"; } \
-    >"$log.setup.log" 2>&1 || {
-    cat "$log.setup.log"
-    return 1
-  }
-  meson compile -C "$dir" test/ct_msan >"$log.compile.log" 2>&1 || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
+  [ ! -f "$dir/build.ninja" ] || meson configure "$dir" "-Dc_args=$c_args" >/dev/null
+  CC=clang build_dir "$dir" test/ct_msan -- -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
+    -Dplant_leak="$plant" "-Dc_args=$c_args"
 }
 
 stage_ct-msan() {
@@ -152,16 +127,9 @@ stage_ct-timing() {
 
 # plant_build DIR PLANT TARGET...: a gcc build with -Dplant_leak=PLANT.
 plant_build() {
-  local dir=$1 plant=$2 log=$native_dir/plant-$2
+  local dir=$1 plant=$2
   shift 2
-  configure "$dir" -Dtools=false -Dpeers=disabled -Dplant_leak="$plant" >"$log.setup.log" 2>&1 || {
-    cat "$log.setup.log"
-    return 1
-  }
-  meson compile -C "$dir" "$@" >"$log.compile.log" 2>&1 || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
+  build_dir "$dir" "$@" -- -Dtools=false -Dpeers=disabled -Dplant_leak="$plant"
 }
 
 # expect_msan_report DIR IMPLS MIN_LIMBS FILE: ct_msan restricted to IMPLS
@@ -268,15 +236,8 @@ stage_wipe-builds() {
   for build in "${wipe_builds[@]}"; do
     read -r compiler level <<<"$build"
     dir=$build_prefix-wipe-$compiler-O$level log=$native_dir/wipe-$compiler-O$level
-    CC=$compiler configure "$dir" -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false \
-      -Doptimization="$level" >"$log.setup.log" 2>&1 || {
-      cat "$log.setup.log"
-      return 1
-    }
-    meson compile -C "$dir" test/test_wipe >"$log.compile.log" 2>&1 || {
-      tail -30 "$log.compile.log"
-      return 1
-    }
+    CC=$compiler build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
+      -Ddebug=false -Doptimization="$level"
     for bind_now in "" 1; do
       if LD_BIND_NOW=$bind_now "$dir/test/test_wipe" >"$log.test.log" 2>&1; then
         printf '    %-6s -O%s %-14s passed (%s)\n' "$compiler" "$level" "${bind_now:+LD_BIND_NOW=1}" \
@@ -292,15 +253,10 @@ stage_wipe-builds() {
 }
 
 stage_tsan() {
-  local dir=$build_prefix-tsan log=$native_dir/tsan
-  configure "$dir" -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled >"$log.setup.log" ||
-    { cat "$log.setup.log"; return 1; }
-  meson compile -C "$dir" test/test_threads >"$log.compile.log" || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
+  local dir=$build_prefix-tsan
+  build_dir "$dir" test/test_threads -- -Db_sanitize=thread -Db_lundef=false -Dtools=false -Dpeers=disabled
   # Several runs: each first use interleaves differently.
-  TSAN_OPTIONS=halt_on_error=1:exitcode=66 run_meson_test "$dir" --repeat 5 threads
+  run_meson_test "$dir" --setup tsan --repeat 5 threads
 }
 
 # ---- the other checks, each shown failing (opt-in) --------------------------
@@ -320,20 +276,6 @@ planted_run() {
   fi
 }
 
-# planted_build DIR LOGNAME TARGET -- MESON_SETUP_ARGS...
-planted_build() {
-  local dir=$1 log=$native_dir/$2 target=$3
-  shift 4
-  configure "$dir" "$@" >"$log.setup.log" 2>&1 || {
-    cat "$log.setup.log"
-    return 1
-  }
-  meson compile -C "$dir" $target >"$log.compile.log" 2>&1 || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
-}
-
 # -Dplant_fault=race|memory_leak (the ADX Montgomery wrapper, which the
 # native suites reach through the IFMA kernel's small sizes) and carry (the
 # IFMA normalisation drops one carry bit): TSan, LeakSanitizer, the valgrind
@@ -342,13 +284,13 @@ planted_build() {
 stage_planted-faults() {
   local failed=0 dir
   dir=$build_prefix-tsan-race
-  planted_build "$dir" tsan-race test/test_threads -- -Db_sanitize=thread -Db_lundef=false -Dtools=false \
+  build_dir "$dir" test/test_threads -- -Db_sanitize=thread -Db_lundef=false -Dtools=false \
     -Dpeers=disabled -Dplant_fault=race
   planted_run "tsan, data race:" 'ThreadSanitizer: data race' bn_mont_x86_64_adx.c -- \
     env TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$dir/test/test_threads" || failed=1
 
   dir=$build_prefix-asan-leak
-  planted_build "$dir" asan-leak test/test_bn -- -Db_sanitize=address,undefined -Db_lundef=false -Dtools=false \
+  build_dir "$dir" test/test_bn -- -Db_sanitize=address,undefined -Db_lundef=false -Dtools=false \
     -Dpeers=disabled -Dplant_fault=memory_leak -Dc_args=-fno-sanitize-recover=all \
     -Dc_link_args=-fno-sanitize-recover=all
   planted_run "sanitize, LeakSanitizer:" 'LeakSanitizer: detected memory leaks' bn_mont_x86_64_adx.c -- \
@@ -357,13 +299,13 @@ stage_planted-faults() {
   # valgrind's CPU hides ADX, so the suites it runs never dispatch to this
   # wrapper; test_bn_ct calls it directly (with its suppressions).
   dir=$build_prefix-plant-memory_leak
-  planted_build "$dir" plant-memory_leak test/test_bn_ct -- -Dtools=false -Dpeers=disabled -Dplant_fault=memory_leak
+  build_dir "$dir" test/test_bn_ct -- -Dtools=false -Dpeers=disabled -Dplant_fault=memory_leak
   planted_run "valgrind leak check:" 'definitely lost in loss record' bn_mont_x86_64_adx.c -- \
     $valgrind_command --suppressions="$root/test/bn_ct.supp" "$dir/test/test_bn_ct" || failed=1
 
   dir=$build_prefix-fuzz-carry
   if [ ! -f "$dir/build.ninja" ]; then
-    CC=clang planted_build "$dir" fuzz-carry "" -- -Dfuzzers=true -Db_sanitize=address,undefined -Db_lundef=false \
+    CC=clang build_dir "$dir" -- -Dfuzzers=true -Db_sanitize=address,undefined -Db_lundef=false \
       -Dtests=false -Dtools=false -Dplant_fault=carry
   fi
   planted_run "fuzz bn_mont_mul, dropped carry:" 'bn_mont_mul avx512ifma: n [0-9]+ .*differs from generic' fuzz -- \
@@ -373,9 +315,8 @@ stage_planted-faults() {
 
 # ---- environment sweep ------------------------------------------------------
 
-# The suites rerun under each environment: quick ones, at a quarter of the
-# random trials (the point is the environment, not the trials).
-sweep_suites=(md5 poly1305 chacha20poly1305 api misuse dispatch bn bn-portable threads)
+# The quick suite (test/meson.build) reruns under each environment, at a
+# quarter of the random trials (the point is the environment, not the trials).
 
 # level rank of an implementation name ("x86_64-adx" -> rank of x86_64).
 level_rank() {
@@ -429,7 +370,7 @@ sweep_case() {
   fi
   local start=$SECONDS
   if ! env "$@" CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-0.25} meson test -C "$native_dir" --no-rebuild \
-    "${sweep_suites[@]}" >"$native_dir/sweep.log" 2>&1; then
+    --suite quick >"$native_dir/sweep.log" 2>&1; then
     echo "  $label: suites FAILED" >&2
     grep -E '^ *[0-9]+/' "$native_dir/sweep.log" >&2
     return 1
@@ -477,8 +418,16 @@ stage_env-sweep() {
     echo "crisp info shows no levels line" >&2
     return 1
   }
+  # The kernels the checks below go through (sweep_at_most, sweep_generic
+  # and the pins read this list).
+  local kernels
+  mapfile -t kernels < <("$(crisp_tool)" info --kernels)
+  [ "${#kernels[@]}" -gt 0 ] || {
+    echo "crisp info --kernels named no kernel" >&2
+    return 1
+  }
   local failed=0 level
-  echo "    suites: ${sweep_suites[*]}"
+  echo "    suite quick: $(meson test -C "$native_dir" --list --suite quick 2>/dev/null | sed 's|.* / ||' | tr '\n' ' ')"
   for level in $sweep_levels; do
     sweep_cap=$level
     sweep_case "CRYPTO_FORCE=$level" level sweep_at_most CRYPTO_FORCE="$level" || failed=1

@@ -175,13 +175,8 @@ count_zmm() {
 }
 
 stage_opt-out() {
-  local dir=$build_prefix-optout log=$native_dir/optout
-  configure "$dir" -Davx512=false -Davx512ifma=false -Dasm=false >"$log.setup.log" ||
-    { cat "$log.setup.log"; return 1; }
-  meson compile -C "$dir" >"$log.compile.log" || {
-    tail -30 "$log.compile.log"
-    return 1
-  }
+  local dir=$build_prefix-optout
+  build_dir "$dir" -- -Davx512=false -Davx512ifma=false -Dasm=false
   # What the build offers, "kernel/implementation" per line: no AVX-512
   # implementation, and no x86-64 MD5 (the assembly ones).
   local offered

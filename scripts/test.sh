@@ -36,9 +36,9 @@ native_dir=$build_prefix
 arm64_dir=$build_prefix-arm64
 cross_file=$root/scripts/cross/aarch64-linux-gnu.ini
 
-# Emulation is 10-50x slower than native: smaller suites, longer timeouts.
-emulated_scale=0.25 # multiplies the number of random trials (test/common.h)
-emulated_timeout_multiplier=1
+# Emulation is 10-50x slower than native: a quarter of the random trials
+# (CRISP_TEST_SCALE, test/common.h).
+emulated_scale=0.25
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -56,6 +56,21 @@ configure() {
     rm -rf "$dir"
   fi
   meson setup "$dir" "$root" "$@"
+}
+
+# build_dir DIR [TARGET...] -- [MESON_SETUP_ARGS...]: configures DIR once
+# (CC from the environment) and builds the targets (all when none named);
+# the logs, DIR.setup.log and DIR.compile.log, are shown only on failure.
+build_dir() {
+  local dir=$1 targets=()
+  shift
+  while [ "$1" != -- ]; do
+    targets+=("$1")
+    shift
+  done
+  shift
+  configure "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+  meson compile -C "$dir" "${targets[@]}" >"$dir.compile.log" 2>&1 || { tail -30 "$dir.compile.log"; return 1; }
 }
 
 # meson test on an existing build, with the failing tests' logs printed.
@@ -344,67 +359,24 @@ stage_install() {
   fi
 }
 
-# Names the tests of a build directory of one kind, one per line: "binary"
-# (a program built here; meson's --wrapper or the cross exe_wrapper runs it)
-# or "script" (an interpreter such as bash, which must itself run natively
-# and starts crisp through the CRISP_TEST_WRAPPER command instead).
-list_tests() {
-  meson introspect "$1" --tests | python3 -c '
-import json, os, sys
-build, kind = os.path.realpath(sys.argv[1]), sys.argv[2]
-for test in json.load(sys.stdin):
-    program = os.path.realpath(test["cmd"][0]) if test["cmd"] else ""
-    is_binary = program.startswith(build + os.sep)
-    if is_binary == (kind == "binary"):
-        print(test["name"])' "$1" "$2"
-}
-
-# The whole suite of a build on an emulated CPU: the built test programs
-# under wrapper (empty for a cross build, whose exe_wrapper applies), the
-# script tests natively with CRISP_TEST_WRAPPER set to script_wrapper.
-run_emulated_suite() {
-  local dir=$1 wrapper=$2 script_wrapper=$3 status=0
-  local binaries scripts
-  binaries=$(list_tests "$dir" binary)
-  scripts=$(list_tests "$dir" script)
-  export CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale}
-  local args=(-t "$emulated_timeout_multiplier")
-  if [ -n "$binaries" ]; then
-    if [ -n "$wrapper" ]; then
-      run_meson_test "$dir" "${args[@]}" --wrapper "$wrapper" $binaries || status=1
-    else
-      run_meson_test "$dir" "${args[@]}" $binaries || status=1
-    fi
-  fi
-  if [ -n "$scripts" ]; then
-    CRISP_TEST_WRAPPER=$script_wrapper run_meson_test "$dir" "${args[@]}" $scripts || status=1
-  fi
-  return "$status"
-}
-
-# The native build's suite on an emulated x86 CPU. Tests that read stderr
-# ignore the "qemu-x86_64:" warning lines TCG prints for newer CPU models.
-run_emulated_x86() {
-  run_emulated_suite "$native_dir" "qemu-x86_64 -cpu $1" "qemu-x86_64 -cpu $1"
-}
-
 # A build with CET (-fcf-protection=full) passes the suite, and the objects
 # assembled from the bignum .S files carry the IBT + SHSTK property with
 # ENDBR64 at every entry and every indirect-jump target.
 stage_cet() {
-  local dir=$build_prefix-cet log=$native_dir/cet
-  configure "$dir" -Dc_args=-fcf-protection=full >"$log.setup.log" || { cat "$log.setup.log"; return 1; }
-  meson compile -C "$dir" >"$log.compile.log" || { tail -30 "$log.compile.log"; return 1; }
+  local dir=$build_prefix-cet
+  build_dir "$dir" -- -Dc_args=-fcf-protection=full
   run_meson_test "$dir"
   bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
 
+# The native build's suite on an emulated CPU: test/meson.build's setups
+# qemu64 and haswell run each test under qemu-x86_64 -cpu MODEL.
 stage_qemu64() {
-  run_emulated_x86 qemu64
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup qemu64
 }
 
 stage_haswell() {
-  run_emulated_x86 Haswell
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup haswell
 }
 
 # What crisp info must print on an emulated CPU, computed here from the CPU
@@ -550,16 +522,15 @@ stage_arm64-build() {
   meson compile -C "$arm64_dir"
 }
 
-# The cross file's exe_wrapper runs each test program under qemu-aarch64;
-# QEMU_CPU picks the emulated CPU without a second wrapper.
-arm64_wrapper="qemu-aarch64" # the cross file explains why there is no -L
-
+# The cross file's exe_wrapper runs each test program under qemu-aarch64
+# (the script tests start crisp through MESON_EXE_WRAPPER); QEMU_CPU picks
+# the emulated CPU without a second wrapper.
 stage_arm64() {
-  run_emulated_suite "$arm64_dir" "" "$arm64_wrapper"
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir"
 }
 
 stage_arm64-max() {
-  QEMU_CPU=max run_emulated_suite "$arm64_dir" "" "$arm64_wrapper"
+  QEMU_CPU=max CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir"
 }
 
 # Stages that need another stage to have passed first.
