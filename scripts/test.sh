@@ -59,18 +59,20 @@ configure() {
 }
 
 # build_dir DIR [TARGET...] -- [MESON_SETUP_ARGS...]: configures DIR once
-# (CC from the environment) and builds the targets (all when none named);
-# the logs, DIR.setup.log and DIR.compile.log, are shown only on failure.
+# (CC from the environment) and builds the targets (all when none named).
+# The logs go to the native build (NAME.setup.log, NAME.compile.log), not
+# the source tree, and are shown only on failure.
 build_dir() {
-  local dir=$1 targets=()
+  local dir=$1 targets=() log
+  log=$native_dir/$(basename "$1")
   shift
   while [ "$1" != -- ]; do
     targets+=("$1")
     shift
   done
   shift
-  configure "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
-  meson compile -C "$dir" "${targets[@]}" >"$dir.compile.log" 2>&1 || { tail -30 "$dir.compile.log"; return 1; }
+  configure "$dir" "$@" >"$log.setup.log" 2>&1 || { cat "$log.setup.log"; return 1; }
+  meson compile -C "$dir" "${targets[@]}" >"$log.compile.log" 2>&1 || { tail -30 "$log.compile.log"; return 1; }
 }
 
 # meson test on an existing build, with the failing tests' logs printed.
