@@ -36,9 +36,9 @@ native_dir=$build_prefix
 arm64_dir=$build_prefix-arm64
 cross_file=$root/scripts/cross/aarch64-linux-gnu.ini
 
-# Emulation is 10-50x slower than native: smaller suites, longer timeouts.
-emulated_scale=0.25 # multiplies the number of random trials (test/common.h)
-emulated_timeout_multiplier=1
+# Emulation is 10-50x slower than native: a quarter of the random trials
+# (CRISP_TEST_SCALE, test/common.h).
+emulated_scale=0.25
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -58,25 +58,28 @@ configure() {
   meson setup "$dir" "$root" "$@"
 }
 
+# build_dir DIR [TARGET...] -- [MESON_SETUP_ARGS...]: configures DIR once
+# (CC from the environment) and builds the targets (all when none named).
+# The logs go to the native build (NAME.setup.log, NAME.compile.log), not
+# the source tree, and are shown only on failure.
+build_dir() {
+  local dir=$1 targets=() log
+  log=$native_dir/$(basename "$1")
+  shift
+  while [ "$1" != -- ]; do
+    targets+=("$1")
+    shift
+  done
+  shift
+  configure "$dir" "$@" >"$log.setup.log" 2>&1 || { cat "$log.setup.log"; return 1; }
+  meson compile -C "$dir" "${targets[@]}" >"$log.compile.log" 2>&1 || { tail -30 "$log.compile.log"; return 1; }
+}
+
 # meson test on an existing build, with the failing tests' logs printed.
 run_meson_test() {
   local dir=$1
   shift
   meson test -C "$dir" --no-rebuild --print-errorlogs "$@"
-}
-
-# Runs a command; fails the stage with a message when its output lacks a
-# pattern (extended regex). qemu's own warning lines are dropped first.
-expect_output() {
-  local pattern=$1
-  shift
-  local output
-  output=$("$@" 2>&1 | grep -v '^qemu-x86_64:' || true)
-  printf '%s\n' "$output" | sed 's/^/    /'
-  if ! grep -Eq -- "$pattern" <<<"$output"; then
-    echo "expected output matching /$pattern/ from: $*" >&2
-    return 1
-  fi
 }
 
 # ---------------------------------------------------------------------------
@@ -89,11 +92,10 @@ native_stages=(build native md5-long dispatch-cli symbols mutants-apply install 
 emulated_stages=(qemu64 haswell dispatch-emulated arm64-build arm64 arm64-max)
 # Run only when named (bash scripts/test.sh mutate), never by default.
 optional_stages=(mutate)
-# sanitize valgrind constant-time tsan env-sweep fuzz (full run only)
+# How other projects consume crisp (native, after install).
+native_stages+=(abi man opt-out consumer relocated)
+# sanitize valgrind constant-time ... fuzz (full run only), soak, planted-faults
 source "$root/scripts/hardening.sh"
-# abi man opt-out consumer relocated (native, after install)
-source "$root/scripts/packaging.sh"
-native_stages+=("${packaging_stages[@]}")
 
 describe_stage() {
   case "$1" in
@@ -112,7 +114,12 @@ describe_stage() {
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
     arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
     mutate) echo "opt-in: each bug in test/mutants/ planted in turn, a test must fail (scripts/mutate.sh)" ;;
-    *) describe_packaging_stage "$1" || describe_hardening_stage "$1" ;;
+    abi) echo "exported symbols and public sizes against scripts/abi/baseline.txt" ;;
+    man) echo "crisp(1) and crisp(3) render without warnings and cover every command and function" ;;
+    opt-out) echo "built with -Davx512=false -Davx512ifma=false -Dasm=false: the suite, nothing left in" ;;
+    consumer) echo "test/consumer via meson subproject, meson + crisp.pc, CMake, cc: shared and static" ;;
+    relocated) echo "the install copied to another prefix: pkg-config and CMake still build the consumer" ;;
+    *) describe_hardening_stage "$1" ;;
   esac
 }
 
@@ -145,63 +152,10 @@ crisp_tool() {
   echo "$native_dir/tools/crisp"
 }
 
-# Fails unless `crisp info` (run with the given environment) shows the
-# implementation matching pattern for each kernel (every kernel crisp info
-# --kernels names, or those in expect_kernels_only).
-expect_kernels() {
-  local pattern=$1 output kernels
-  shift
-  mapfile -t kernels < <("$(crisp_tool)" info --kernels)
-  [ "${#kernels[@]}" -gt 0 ] || {
-    echo "crisp info --kernels named no kernel" >&2
-    return 1
-  }
-  output=$(env "$@" "$(crisp_tool)" info 2>/dev/null || true)
-  for kernel in "${kernels[@]}"; do
-    if [[ " ${expect_kernels_only:-${kernels[*]}} " != *" $kernel "* ]]; then continue; fi
-    grep -Eq "^$kernel: ($pattern)\$" <<<"$output" || {
-      echo "with $*: $kernel is not /$pattern/:" >&2
-      printf '%s\n' "$output" >&2
-      return 1
-    }
-  done
-}
-
-# Runs crisp info with the given environment; expects exit status 2,
-# exactly one "crisp: " line from the library on stderr, and a level line
-# whose reason, in parentheses, holds none of its own.
-expect_one_warning() {
-  local status=0 stderr level
-  stderr=$(env "$@" "$(crisp_tool)" info 2>&1 >/dev/null) || status=$?
-  printf '%s\n' "$stderr" | sed 's/^/    stderr: /'
-  level=$(env "$@" "$(crisp_tool)" info 2>/dev/null | grep '^level: ' || true)
-  echo "    $level"
-  grep -Eqx 'level: [a-z0-9_-]+ \([^()]+\)' <<<"$level" || {
-    echo "with $*: expected one line 'level: LEVEL (REASON)', REASON without parentheses" >&2
-    return 1
-  }
-  [ "$status" -eq 2 ] || {
-    echo "with $*: exit $status, expected 2" >&2
-    return 1
-  }
-  [ "$(grep -c '^crisp: ' <<<"$stderr")" -eq 1 ] || {
-    echo "with $*: expected exactly one 'crisp: ' line on stderr" >&2
-    return 1
-  }
-}
-
+# scripts/check_dispatch_cli.py: CRYPTO_FORCE and CRYPTO_OPTIONS through
+# crisp info on this CPU, and the one stderr line for a bad value.
 stage_dispatch-cli() {
-  echo "  crisp info:"
-  expect_output '^md5: ' "$(crisp_tool)" info
-  echo "  CRYPTO_FORCE=generic: every kernel generic"
-  expect_kernels generic CRYPTO_FORCE=generic
-  echo "  CRYPTO_OPTIONS=-UsePoly1305Intrinsics,-UseMontgomeryMultiplyIntrinsic:"
-  expect_kernels_only="poly1305 bn_mont_mul bn_mod_exp2" expect_kernels generic \
-    CRYPTO_OPTIONS=-UsePoly1305Intrinsics,-UseMontgomeryMultiplyIntrinsic
-  echo "  CRYPTO_FORCE=no-such-level:"
-  expect_one_warning CRYPTO_FORCE=no-such-level
-  echo "  CRYPTO_OPTIONS=-UseNoSuchIntrinsic:"
-  expect_one_warning CRYPTO_OPTIONS=-UseNoSuchIntrinsic
+  python3 "$root/scripts/check_dispatch_cli.py" "$native_dir"
 }
 
 stage_symbols() {
@@ -232,179 +186,30 @@ stage_mutants-apply() {
   bash "$root/scripts/check_mutants.sh"
 }
 
-# Installs into a temporary tree and builds test/install/client.c against it
-# exactly as a user would: headers and flags from pkg-config only.
+# scripts/check_install.py: the install, and the client built from it
+# with pkg-config only, as a user would.
 stage_install() {
-  # Global, not local: the EXIT trap runs after this function has returned.
-  install_dest=$(mktemp -d "${TMPDIR:-/tmp}/crisp-install.XXXXXX")
-  trap 'rm -rf "$install_dest"' EXIT
-  local dest=$install_dest
-  meson install -C "$native_dir" --no-rebuild --destdir "$dest" >"$dest.log" || {
-    cat "$dest.log"
-    rm -f "$dest.log"
-    return 1
-  }
-  rm -f "$dest.log"
-  local pc prefix libdir
-  pc=$(find "$dest" -name crisp.pc | head -1)
-  [ -n "$pc" ] || {
-    echo "crisp.pc not installed" >&2
-    return 1
-  }
-  prefix=$(installed_prefix) # crisp.pc's own prefix is relative to its folder
-  echo "    installed under $dest$prefix:"
-  (cd "$dest$prefix" && find . -type f -o -type l | sort | sed 's/^\.\//      /')
-  # crisp.pc finds its libdir and includedir from its own folder, so it
-  # works in the temporary tree as it is.
-  export PKG_CONFIG_PATH=$(dirname "$pc")
-  local pkg=(pkg-config)
-  libdir=$("${pkg[@]}" --variable=libdir crisp)
-  echo "    pkg-config --cflags --libs crisp: $("${pkg[@]}" --cflags --libs crisp)"
-  echo "    pkg-config --static --libs crisp: $("${pkg[@]}" --static --libs crisp)"
-
-  # Every header of the source tree is installed, and the generated version.h.
-  local missing=()
-  for header in "$root"/include/crisp/*.h version.h; do
-    [ -f "$dest$prefix/include/crisp/$(basename "$header")" ] || missing+=("$(basename "$header")")
-  done
-  [ "${#missing[@]}" = 0 ] || {
-    echo "headers not installed: ${missing[*]}" >&2
-    return 1
-  }
-
-  # Every public header compiles on its own, as C and as C++.
-  for header in "$dest$prefix"/include/crisp/*.h; do
-    printf '#include <crisp/%s>\n' "$(basename "$header")" >"$dest/header.c"
-    cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $("${pkg[@]}" --cflags crisp) "$dest/header.c"
-    if command -v clang++ >/dev/null; then
-      clang++ -Wall -Wextra -Werror -fsyntax-only -x c++ $("${pkg[@]}" --cflags crisp) "$dest/header.c"
-    fi
-  done
-  # crisp/chacha20poly1305.h includes crisp/chacha20.h: a program that takes
-  # ChaCha20 and HChaCha20 from the AEAD header alone builds.
-  printf '%s\n' '#include <crisp/chacha20poly1305.h>' 'int main(void) {' \
-    '  static const uint8_t key[CRISP_CHACHA20_KEY_SIZE], nonce[CRISP_CHACHA20_NONCE_SIZE], input[16];' \
-    '  uint8_t block[CRISP_CHACHA20_BLOCK_SIZE] = {0}, subkey[32];' \
-    '  return crisp_chacha20(block, block, sizeof block, key, nonce, 1) | crisp_hchacha20(subkey, key, input);' \
-    '}' >"$dest/aead_header.c"
-  cc -std=c11 -Wall -Wextra -Werror -fsyntax-only $("${pkg[@]}" --cflags crisp) "$dest/aead_header.c"
-  echo "    every header installed and compiling alone (C and C++); ChaCha20 also through chacha20poly1305.h"
-
-  local peers
-  peers="$(pkg-config --cflags --libs libcrypto libsodium) -lgmp"
-  echo "    client, shared library:"
-  cc -std=c11 -Wall -Wextra -Werror -o "$dest/client" test/install/client.c \
-    $("${pkg[@]}" --cflags --libs crisp) $peers
-  # (captured first: grep -q quitting early would SIGPIPE ldd under pipefail)
-  local libraries
-  libraries=$(LD_LIBRARY_PATH=$libdir ldd "$dest/client")
-  grep -q "libcrisp.so.0 => $libdir/" <<<"$libraries" || {
-    echo "client does not load the installed libcrisp.so.0" >&2
-    return 1
-  }
-  LD_LIBRARY_PATH=$libdir "$dest/client" | sed 's/^/      /'
-
-  echo "    client, static (pkg-config --static):"
-  cc -std=c11 -Wall -Wextra -Werror -static -o "$dest/client-static" test/install/client.c \
-    $("${pkg[@]}" --static --cflags --libs crisp) \
-    $(pkg-config --static --libs libcrypto libsodium) -lgmp 2>"$dest/static.log" || {
-    cat "$dest/static.log" >&2
-    return 1
-  }
-  # glibc warns about getaddrinfo & co in a static libcrypto; not ours.
-  grep -v -e 'statically linked applications requires at runtime' -e 'in function' "$dest/static.log" || true
-  "$dest/client-static" | sed 's/^/      /'
-
-  # The installed command runs from the installed library without
-  # LD_LIBRARY_PATH (its RUNPATH leads from bin to the libdir, wherever the
-  # tree is), and its bench subcommand finds the installed crisp-bench
-  # beside it, which loads the same library.
-  [ -x "$dest$prefix/bin/crisp-bench" ] || {
-    echo "crisp-bench not installed beside crisp" >&2
-    return 1
-  }
-  local program loaded
-  for program in crisp crisp-bench; do
-    loaded=$(env -u LD_LIBRARY_PATH ldd "$dest$prefix/bin/$program" | sed -n 's|.*libcrisp\.so\.0 => \(/[^ ]*\) .*|\1|p')
-    if [ -z "$loaded" ] || [ "$(realpath "$loaded")" != "$(realpath "$libdir/libcrisp.so.0")" ]; then
-      echo "the installed $program does not load the installed libcrisp.so.0 without LD_LIBRARY_PATH" \
-        "(loads '${loaded:-nothing}'; RUNPATH: $(readelf -d "$dest$prefix/bin/$program" | grep -E 'R(UN)?PATH'))" >&2
-      return 1
-    fi
-  done
-  env -u LD_LIBRARY_PATH "$dest$prefix/bin/crisp" info | sed 's/^/      /'
-  env -u LD_LIBRARY_PATH PATH=/usr/bin:/bin "$dest$prefix/bin/crisp" bench --check | sed 's/^/      /'
-  # The crisp command needs no peer library; only crisp-bench links them.
-  local needed
-  needed=$(readelf -d "$dest$prefix/bin/crisp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-  echo "      crisp needs: $(echo $needed)"
-  if grep -Eq '^lib(crypto|ssl|sodium|gmp)\.' <<<"$needed"; then
-    echo "the installed crisp command links a peer library" >&2
-    return 1
-  fi
-}
-
-# Names the tests of a build directory of one kind, one per line: "binary"
-# (a program built here; meson's --wrapper or the cross exe_wrapper runs it)
-# or "script" (an interpreter such as bash, which must itself run natively
-# and starts crisp through the CRISP_TEST_WRAPPER command instead).
-list_tests() {
-  meson introspect "$1" --tests | python3 -c '
-import json, os, sys
-build, kind = os.path.realpath(sys.argv[1]), sys.argv[2]
-for test in json.load(sys.stdin):
-    program = os.path.realpath(test["cmd"][0]) if test["cmd"] else ""
-    is_binary = program.startswith(build + os.sep)
-    if is_binary == (kind == "binary"):
-        print(test["name"])' "$1" "$2"
-}
-
-# The whole suite of a build on an emulated CPU: the built test programs
-# under wrapper (empty for a cross build, whose exe_wrapper applies), the
-# script tests natively with CRISP_TEST_WRAPPER set to script_wrapper.
-run_emulated_suite() {
-  local dir=$1 wrapper=$2 script_wrapper=$3 status=0
-  local binaries scripts
-  binaries=$(list_tests "$dir" binary)
-  scripts=$(list_tests "$dir" script)
-  export CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale}
-  local args=(-t "$emulated_timeout_multiplier")
-  if [ -n "$binaries" ]; then
-    if [ -n "$wrapper" ]; then
-      run_meson_test "$dir" "${args[@]}" --wrapper "$wrapper" $binaries || status=1
-    else
-      run_meson_test "$dir" "${args[@]}" $binaries || status=1
-    fi
-  fi
-  if [ -n "$scripts" ]; then
-    CRISP_TEST_WRAPPER=$script_wrapper run_meson_test "$dir" "${args[@]}" $scripts || status=1
-  fi
-  return "$status"
-}
-
-# The native build's suite on an emulated x86 CPU. Tests that read stderr
-# ignore the "qemu-x86_64:" warning lines TCG prints for newer CPU models.
-run_emulated_x86() {
-  run_emulated_suite "$native_dir" "qemu-x86_64 -cpu $1" "qemu-x86_64 -cpu $1"
+  python3 "$root/scripts/check_install.py" install "$native_dir"
 }
 
 # A build with CET (-fcf-protection=full) passes the suite, and the objects
 # assembled from the bignum .S files carry the IBT + SHSTK property with
 # ENDBR64 at every entry and every indirect-jump target.
 stage_cet() {
-  local dir=$build_prefix-cet log=$native_dir/cet
-  configure "$dir" -Dc_args=-fcf-protection=full >"$log.setup.log" || { cat "$log.setup.log"; return 1; }
-  meson compile -C "$dir" >"$log.compile.log" || { tail -30 "$log.compile.log"; return 1; }
+  local dir=$build_prefix-cet
+  build_dir "$dir" -- -Dc_args=-fcf-protection=full
   run_meson_test "$dir"
   bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
 
+# The native build's suite on an emulated CPU: test/meson.build's setups
+# qemu64 and haswell run each test under qemu-x86_64 -cpu MODEL.
 stage_qemu64() {
-  run_emulated_x86 qemu64
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup qemu64
 }
 
 stage_haswell() {
-  run_emulated_x86 Haswell
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup haswell
 }
 
 # What crisp info and the API say on an emulated CPU, checked by
@@ -443,6 +248,65 @@ stage_dispatch-emulated() {
   expect_emulated_info Broadwell generic
 }
 
+# scripts/abi.sh: exported symbols and public sizes against the committed
+# baseline (bash scripts/abi.sh --update after an intended change).
+stage_abi() {
+  bash "$root/scripts/abi.sh" "$native_dir"
+}
+
+# scripts/check_man.py: both pages render without a warning, name every
+# command, option, switch, function and header, and are installed.
+stage_man() {
+  python3 "$root/scripts/check_man.py" "$native_dir"
+}
+
+# How many instructions of a binary use an AVX-512 (zmm) register. grep reads
+# to the end: a grep -q quitting early would fail objdump with SIGPIPE, and
+# under pipefail a match would then read as no match.
+count_zmm() {
+  objdump -d --no-show-raw-insn "$1" | grep -c '%zmm' || true
+}
+
+stage_opt-out() {
+  local dir=$build_prefix-optout
+  build_dir "$dir" -- -Davx512=false -Davx512ifma=false -Dasm=false
+  # What the build offers, "kernel/implementation" per line: no AVX-512
+  # implementation, and no x86-64 MD5 (the assembly ones).
+  local offered
+  offered=$("$dir/tools/crisp" info --all | awk '/^[a-z0-9_]+: / { kernel = $1; sub(":", "", kernel) }
+    /^  [a-z]/ { print kernel "/" $1 }')
+  echo "    built in: $(echo $offered)"
+  if grep -Eq '/avx512|^md5/x86_64' <<<"$offered"; then
+    echo "implementations the options leave out are still built in: $(grep -E '/avx512|^md5/x86_64' <<<"$offered" | tr '\n' ' ')" >&2
+    return 1
+  fi
+  # Nor in the code: no zmm register (AVX-512) and no assembly symbol.
+  if [ "$(count_zmm "$dir/libcrisp.so")" -gt 0 ]; then
+    echo "libcrisp.so still contains AVX-512 instructions" >&2
+    return 1
+  fi
+  # meson names an object after its source: NAME.S.o for an assembly file.
+  local assembled
+  assembled=$(ar t "$dir/libcrisp.a" | grep -E '\.[sS]\.o$' || true)
+  if [ -n "$assembled" ]; then
+    echo "libcrisp.a still contains assembled objects: $(echo $assembled)" >&2
+    return 1
+  fi
+  echo "    no %zmm instruction, no object assembled from a .S file"
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-0.25} run_meson_test "$dir"
+}
+
+# scripts/check_install.py: test/consumer as a meson subproject, with meson
+# and crisp.pc, with CMake, with plain cc, shared and static; then the
+# installed tree moved to another prefix.
+stage_consumer() {
+  python3 "$root/scripts/check_install.py" consumer "$native_dir"
+}
+
+stage_relocated() {
+  python3 "$root/scripts/check_install.py" relocated "$native_dir"
+}
+
 stage_mutate() {
   bash "$root/scripts/mutate.sh"
 }
@@ -452,16 +316,15 @@ stage_arm64-build() {
   meson compile -C "$arm64_dir"
 }
 
-# The cross file's exe_wrapper runs each test program under qemu-aarch64;
-# QEMU_CPU picks the emulated CPU without a second wrapper.
-arm64_wrapper="qemu-aarch64" # the cross file explains why there is no -L
-
+# The cross file's exe_wrapper runs each test program under qemu-aarch64
+# (the script tests start crisp through MESON_EXE_WRAPPER); QEMU_CPU picks
+# the emulated CPU without a second wrapper.
 stage_arm64() {
-  run_emulated_suite "$arm64_dir" "" "$arm64_wrapper"
+  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir"
 }
 
 stage_arm64-max() {
-  QEMU_CPU=max run_emulated_suite "$arm64_dir" "" "$arm64_wrapper"
+  QEMU_CPU=max CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir"
 }
 
 # Stages that need another stage to have passed first.
