@@ -19,7 +19,9 @@
 
 #if defined(CRISP_ARCH_ARM64)
 
-/* ROTL by s is ROR by 32 - s; AArch64 has only the right rotate. */
+/* clang-format off */
+/* ROTL by s is ROR by 32 - s; AArch64 has only the right rotate. The asm
+ * strings keep one instruction per line, which clang-format would break. */
 #define STEP_F(a, b, c, d, word, constant, shift)                                                \
   do {                                                                                           \
     uint32_t t0, t1;                                                                             \
@@ -74,6 +76,7 @@
             : [va] "+&r"(a), [t0] "=&r"(t0)                                                      \
             : [vb] "r"(b), [vc] "r"(c), [vd] "r"(d), [wk] "r"((uint32_t)((word) + (constant)))); \
   } while (0)
+/* clang-format on */
 
 /* One step of the schedule (md5_schedule.h) on the word registers x0..x15. */
 #define STEP(round, a, b, c, d, k, constant, shift) STEP_##round(a, b, c, d, x##k, constant, shift)
@@ -83,8 +86,10 @@ void crisp_md5_arm64(uint32_t state[4], const uint8_t *data, size_t nblocks) {
   for (; nblocks; nblocks--, data += 64) {
     /* Little-endian loads; AArch64 Linux is little-endian, so these are LDRs. */
 #define LOAD(i) const uint32_t x##i = crisp_load32_le(data + 4 * (i))
+    /* clang-format off */
     LOAD(0); LOAD(1); LOAD(2); LOAD(3); LOAD(4); LOAD(5); LOAD(6); LOAD(7);
     LOAD(8); LOAD(9); LOAD(10); LOAD(11); LOAD(12); LOAD(13); LOAD(14); LOAD(15);
+    /* clang-format on */
 #undef LOAD
     uint32_t a = a0, b = b0, c = c0, d = d0;
 
