@@ -54,49 +54,54 @@ static void print_labels(void) {
   for (size_t s = 0; s < bench_spec_count; s++) {
     const int last = s + 1 == bench_spec_count;
     const size_t width = strlen(bench_specs[s].label) + !last;
-    if (s > 0 && column + 1 + width > 80) printf("\n%16s", ""), column = 16;
-    else if (s > 0) putchar(' '), column++;
+    if (s > 0 && column + 1 + width > 80)
+      printf("\n%16s", ""), column = 16;
+    else if (s > 0)
+      putchar(' '), column++;
     printf("%s%s", bench_specs[s].label, last ? "\n" : ",");
     column += width;
   }
 }
 
 static void help(void) {
-  printf("Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
-         "       crisp bench --kernel poly1305|chacha20|chacha20poly1305_seal --sweep [--peers]\n"
-         "                   [--chunk N] [--json|--tsv] [--time MS]\n"
-         "       crisp bench --check\n"
-         "Measures crisp's kernels: ops/ms, MB/s (bytes kernels), ns/op: the best of many\n"
-         "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n"
-         "The program is crisp-bench; 'crisp bench' runs it with the same arguments.\n\n"
-         "  --kernel K    ");
+  printf(
+      "Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
+      "       crisp bench --kernel poly1305|chacha20|chacha20poly1305_seal --sweep [--peers]\n"
+      "                   [--chunk N] [--json|--tsv] [--time MS]\n"
+      "       crisp bench --check\n"
+      "Measures crisp's kernels: ops/ms, MB/s (bytes kernels), ns/op: the best of many\n"
+      "~1 ms batches after warm-up, rows of one case interleaved batch by batch.\n"
+      "The program is crisp-bench; 'crisp bench' runs it with the same arguments.\n\n"
+      "  --kernel K    ");
   print_labels();
-  printf("                (comma-separated; default all)\n"
-         "  --impl all    every implementation this CPU supports (pinned with crisp_use_impl)\n"
-         "  --impl NAME   one implementation (default: the dispatched one)\n"
-         "  --peers       add OpenSSL, libsodium and GMP rows measured in the same run, and\n"
-         "                a 'vs peer' column: crisp speed / fastest peer speed\n"
-         "  --json        machine-readable output\n"
-         "  --time MS     measuring time per row (default 200, sweep 40)\n"
-         "  --quick       short run (25 ms per row)\n"
-         "  --sweep       Poly1305 (or ChaCha20, or the AEAD's seal) at every length 16 B..1 MiB\n"
-         "                (powers of two, -1, +1, +15) for each implementation and the default\n"
-         "                path; flags lengths where the default is below 0.95x the fastest\n"
-         "                implementation (LOW) and, with --peers (always for ChaCha20 and the\n"
-         "                seal), below 1.0x the faster of OpenSSL and libsodium (BEHIND)\n"
-         "  --chunk N     with --sweep: stream each Poly1305 message in updates of N bytes\n"
-         "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
-         "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
-         "                cases (bench/kernel_cases.c) and every malformed case\n"
-         "  --version     print the version and exit\n");
+  printf(
+      "                (comma-separated; default all)\n"
+      "  --impl all    every implementation this CPU supports (pinned with crisp_use_impl)\n"
+      "  --impl NAME   one implementation (default: the dispatched one)\n"
+      "  --peers       add OpenSSL, libsodium and GMP rows measured in the same run, and\n"
+      "                a 'vs peer' column: crisp speed / fastest peer speed\n"
+      "  --json        machine-readable output\n"
+      "  --time MS     measuring time per row (default 200, sweep 40)\n"
+      "  --quick       short run (25 ms per row)\n"
+      "  --sweep       Poly1305 (or ChaCha20, or the AEAD's seal) at every length 16 B..1 MiB\n"
+      "                (powers of two, -1, +1, +15) for each implementation and the default\n"
+      "                path; flags lengths where the default is below 0.95x the fastest\n"
+      "                implementation (LOW) and, with --peers (always for ChaCha20 and the\n"
+      "                seal), below 1.0x the faster of OpenSSL and libsodium (BEHIND)\n"
+      "  --chunk N     with --sweep: stream each Poly1305 message in updates of N bytes\n"
+      "  --tsv         with --sweep: tab-separated MB/s columns for plotting\n"
+      "  --check       measure nothing; exit 1 naming every crisp kernel without bench\n"
+      "                cases (bench/kernel_cases.c) and every malformed case\n"
+      "  --version     print the version and exit\n");
 }
 
 static void tune_help(void) {
-  printf("Usage: crisp tune [--time MS]\n"
-         "Measures every implementation this CPU supports of each kernel at three sizes (a few\n"
-         "seconds in all), then prints the line CRYPTO_IMPL=kernel:impl,... that pins the\n"
-         "fastest of each; set it in the environment to keep that choice.\n\n"
-         "  --time MS     measuring time per implementation and size (default 30)\n");
+  printf(
+      "Usage: crisp tune [--time MS]\n"
+      "Measures every implementation this CPU supports of each kernel at three sizes (a few\n"
+      "seconds in all), then prints the line CRYPTO_IMPL=kernel:impl,... that pins the\n"
+      "fastest of each; set it in the environment to keep that choice.\n\n"
+      "  --time MS     measuring time per implementation and size (default 30)\n");
 }
 
 static int kernel_selected(const struct options *options, const char *kernel) {
@@ -152,7 +157,8 @@ static size_t crisp_rows(const struct options *options, const bench_spec *spec, 
   } else if (!strcmp(options->impl, "all")) {
     for (size_t i = 0; i < crisp_impl_count(kernel) && count < MAX_ROWS / 2; i++)
       if (crisp_impl_supported_at(kernel, i))
-        rows[count++] = (bench_row){routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
+        rows[count++] =
+            (bench_row){routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
   } else if (supported_impl(kernel, options->impl) >= 0) {
     rows[count++] = (bench_row){routine, options->impl, options->impl, 0, 0};
   }
@@ -162,9 +168,11 @@ static size_t crisp_rows(const struct options *options, const bench_spec *spec, 
 static void compare_with_peers(bench_row *rows, size_t count) {
   double best_peer = INFINITY;
   for (size_t r = 0; r < count; r++)
-    if (strcmp(rows[r].routine->source, "crisp") && rows[r].ns_per_op < best_peer) best_peer = rows[r].ns_per_op;
+    if (strcmp(rows[r].routine->source, "crisp") && rows[r].ns_per_op < best_peer)
+      best_peer = rows[r].ns_per_op;
   for (size_t r = 0; r < count; r++)
-    if (!strcmp(rows[r].routine->source, "crisp") && isfinite(best_peer)) rows[r].vs_best_peer = best_peer / rows[r].ns_per_op;
+    if (!strcmp(rows[r].routine->source, "crisp") && isfinite(best_peer))
+      rows[r].vs_best_peer = best_peer / rows[r].ns_per_op;
 }
 
 static int run_case(const struct options *options, const bench_spec *spec, size_t size) {
@@ -172,7 +180,8 @@ static int run_case(const struct options *options, const bench_spec *spec, size_
   size_t count = crisp_rows(options, spec, rows);
   if (!count) return 0;
   for (size_t i = 0; options->peers && i < bench_peer_count() && count < MAX_ROWS; i++)
-    if (!strcmp(bench_peer_at(i)->kernel, spec->label)) rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0};
+    if (!strcmp(bench_peer_at(i)->kernel, spec->label))
+      rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0};
   bench_case c;
   int status = bench_case_init(&c, spec, size);
   if (status == 0) status = bench_measure(&c, rows, count, &options->settings);
@@ -233,7 +242,8 @@ static int parse(int argc, char **argv, struct options *options) {
     } else if (!strcmp(arg, "--chunk") && has_value) {
       char *end;
       const unsigned long long chunk = strtoull(argv[++i], &end, 10);
-      if (*end || chunk == 0 || chunk > (1u << 30)) return usage_error("--chunk needs a positive number of bytes");
+      if (*end || chunk == 0 || chunk > (1u << 30))
+        return usage_error("--chunk needs a positive number of bytes");
       options->settings.chunk = (size_t)chunk;
     } else if (!strcmp(arg, "--kernel") && has_value) {
       options->kernels = argv[++i];
@@ -274,8 +284,9 @@ static int check_specs(void) {
   int problems = 0;
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
     if (bench_kernel_spec((crisp_kernel)k)) continue;
-    print_error("kernel '%s' has no bench cases (bench/kernel_cases.c needs a spec labelled so, first kernel itself)",
-          crisp_kernel_name((crisp_kernel)k));
+    print_error(
+        "kernel '%s' has no bench cases (bench/kernel_cases.c needs a spec labelled so, first kernel itself)",
+        crisp_kernel_name((crisp_kernel)k));
     problems++;
   }
   for (size_t s = 0; s < bench_spec_count; s++) {
@@ -283,7 +294,8 @@ static int check_specs(void) {
     int good = spec->routine && !strcmp(spec->routine->kernel, spec->label) && spec->sizes[0] > 0 &&
                spec->kernel_count >= 1 && spec->kernel_count <= BENCH_MAX_SPEC_KERNELS &&
                bench_find_spec(spec->label) == spec;
-    for (size_t k = 0; good && k < spec->kernel_count; k++) good = crisp_kernel_name(spec->kernels[k]) != NULL;
+    for (size_t k = 0; good && k < spec->kernel_count; k++)
+      good = crisp_kernel_name(spec->kernels[k]) != NULL;
     if (good) continue;
     print_error("bench spec '%s' is malformed", spec->label);
     problems++;
@@ -298,7 +310,7 @@ static void report_missing_specs(void) {
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
     if (!bench_kernel_spec((crisp_kernel)k))
       print_error("kernel '%s' has no bench cases: not measured (they belong in bench/kernel_cases.c)",
-            crisp_kernel_name((crisp_kernel)k));
+                  crisp_kernel_name((crisp_kernel)k));
 }
 
 static int run(int argc, char **argv) {
@@ -321,7 +333,8 @@ static int run(int argc, char **argv) {
     print_error("a peer library failed to initialise");
     return 1;
   }
-  if (options.sweep) return bench_sweep(&options.settings, options.kernels ? options.kernels : BENCH_SWEEP_DEFAULT);
+  if (options.sweep)
+    return bench_sweep(&options.settings, options.kernels ? options.kernels : BENCH_SWEEP_DEFAULT);
   if (!options.kernels) report_missing_specs();
   bench_report_begin(&options.settings);
   int status = 0;

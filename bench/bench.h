@@ -25,9 +25,9 @@ typedef struct bench_spec {
   crisp_kernel kernels[BENCH_MAX_SPEC_KERNELS];
   size_t kernel_count;
   const struct bench_routine *routine;
-  int is_bignum;                  /* sizes count bits and inputs are limbs */
-  size_t messages;                /* messages per operation (md5_many), else 1 */
-  size_t sizes[BENCH_MAX_SIZES];  /* bytes per message, or bits; 0 ends the list */
+  int is_bignum;                 /* sizes count bits and inputs are limbs */
+  size_t messages;               /* messages per operation (md5_many), else 1 */
+  size_t sizes[BENCH_MAX_SIZES]; /* bytes per message, or bits; 0 ends the list */
 } bench_spec;
 
 /* One operation at one size, with deterministic pseudo-random inputs. */
@@ -45,39 +45,39 @@ typedef struct bench_case {
   crisp_limb *x, *y, *modulus, *exponent; /* limbs operands */
   crisp_limb *out;                        /* 2 * limbs + 1 */
   size_t limbs;
-  crisp_limb minv; /* crisp_bn_mont_inv(modulus[0]) */
+  crisp_limb minv;                 /* crisp_bn_mont_inv(modulus[0]) */
   const struct bench_rsa_key *rsa; /* rsa_private: the key (modulus is its n, x the input c) */
-  size_t chunk;    /* Poly1305: streamed in updates of this many bytes; 0: one call */
+  size_t chunk;                    /* Poly1305: streamed in updates of this many bytes; 0: one call */
 } bench_case;
 
 /* Code that performs a case's operation `iterations` times. */
 typedef struct bench_routine {
-  const char *kernel; /* the cases it applies to */
-  const char *source; /* "crisp", "openssl", "libsodium", "gmp" */
-  const char *name;   /* what is called, e.g. "MD5()" */
-  void *(*setup)(const bench_case *c);  /* may be NULL; returns per-case state */
+  const char *kernel;                  /* the cases it applies to */
+  const char *source;                  /* "crisp", "openssl", "libsodium", "gmp" */
+  const char *name;                    /* what is called, e.g. "MD5()" */
+  void *(*setup)(const bench_case *c); /* may be NULL; returns per-case state */
   void (*run)(void *state, const bench_case *c, size_t iterations);
-  void (*teardown)(void *state);        /* may be NULL */
+  void (*teardown)(void *state); /* may be NULL */
 } bench_routine;
 
 /* A row of results: a routine, and for crisp the implementation pinned
  * while it runs (NULL: the dispatched default). */
 typedef struct bench_row {
   const bench_routine *routine;
-  const char *impl;      /* implementation name shown in the table */
-  const char *pin;       /* passed to crisp_use_impl, NULL for default */
-  double ns_per_op;      /* best of the repetitions */
-  double vs_best_peer;   /* crisp rows: crisp speed / fastest peer; 0 if none */
+  const char *impl;    /* implementation name shown in the table */
+  const char *pin;     /* passed to crisp_use_impl, NULL for default */
+  double ns_per_op;    /* best of the repetitions */
+  double vs_best_peer; /* crisp rows: crisp speed / fastest peer; 0 if none */
 } bench_row;
 
 typedef struct bench_settings {
-  double row_ms;      /* measuring time per row, all batches together */
-  double batch_ms;    /* one timed batch */
-  int repetitions;    /* batches per row at least */
+  double row_ms;   /* measuring time per row, all batches together */
+  double batch_ms; /* one timed batch */
+  int repetitions; /* batches per row at least */
   int json;
-  int tsv;            /* sweep only: tab-separated data for plotting */
-  int peers;          /* sweep only: peer rows and the default's ratio to the best */
-  size_t chunk;       /* sweep only: Poly1305 streamed in updates of this size; 0: one-shot */
+  int tsv;      /* sweep only: tab-separated data for plotting */
+  int peers;    /* sweep only: peer rows and the default's ratio to the best */
+  size_t chunk; /* sweep only: Poly1305 streamed in updates of this size; 0: one-shot */
 } bench_settings;
 
 /* Every spec, in the order the bench runs them (bench/kernel_cases.c). */
@@ -108,7 +108,8 @@ double bench_now_ns(void);
 
 /* Reporting: a header, one block of rows per case, a footer. */
 void bench_report_begin(const bench_settings *settings);
-void bench_report_case(const bench_case *c, const bench_row *rows, size_t count, const bench_settings *settings);
+void bench_report_case(const bench_case *c, const bench_row *rows, size_t count,
+                       const bench_settings *settings);
 void bench_report_end(const bench_settings *settings);
 /* "64 B", "16 KiB", "16x16 KiB", "2048 bit". */
 void bench_size_label(char *out, size_t capacity, const bench_case *c);

@@ -63,7 +63,8 @@ static void run_bn_mul_add(void *state, const bench_case *c, size_t iterations) 
 
 static void run_bn_mont_mul(void *state, const bench_case *c, size_t iterations) {
   (void)state;
-  for (size_t i = 0; i < iterations; i++) crisp_bn_mont_mul(c->out, c->x, c->y, c->modulus, c->limbs, c->minv);
+  for (size_t i = 0; i < iterations; i++)
+    crisp_bn_mont_mul(c->out, c->x, c->y, c->modulus, c->limbs, c->minv);
 }
 
 static void run_bn_mont_sqr(void *state, const bench_case *c, size_t iterations) {
@@ -112,7 +113,8 @@ void *bench_aead_setup(const bench_case *c) {
   b->ct = aligned_alloc(64, (c->size + 63) / 64 * 64 + 64);
   b->out = aligned_alloc(64, (c->size + 63) / 64 * 64 + 64);
   if (!b->ct || !b->out ||
-      crisp_chacha20_poly1305_seal(b->ct, b->tag, c->data, c->size, NULL, 0, zero_nonce, c->key) != CRISP_OK) {
+      crisp_chacha20_poly1305_seal(b->ct, b->tag, c->data, c->size, NULL, 0, zero_nonce, c->key) !=
+          CRISP_OK) {
     bench_aead_teardown(b);
     return NULL;
   }
@@ -127,9 +129,15 @@ void bench_aead_teardown(void *state) {
   free(b);
 }
 
-uint8_t *bench_aead_ct(void *state) { return ((aead_buffers *)state)->ct; }
-uint8_t *bench_aead_out(void *state) { return ((aead_buffers *)state)->out; }
-const uint8_t *bench_aead_tag(void *state) { return ((aead_buffers *)state)->tag; }
+uint8_t *bench_aead_ct(void *state) {
+  return ((aead_buffers *)state)->ct;
+}
+uint8_t *bench_aead_out(void *state) {
+  return ((aead_buffers *)state)->out;
+}
+const uint8_t *bench_aead_tag(void *state) {
+  return ((aead_buffers *)state)->tag;
+}
 
 static void run_chacha20(void *state, const bench_case *c, size_t iterations) {
   aead_buffers *b = state;
@@ -146,7 +154,8 @@ static void run_aead_seal(void *state, const bench_case *c, size_t iterations) {
 static void run_aead_open(void *state, const bench_case *c, size_t iterations) {
   aead_buffers *b = state;
   for (size_t i = 0; i < iterations; i++)
-    if (crisp_chacha20_poly1305_open(b->out, b->ct, c->size, b->tag, NULL, 0, zero_nonce, c->key) != CRISP_OK) abort();
+    if (crisp_chacha20_poly1305_open(b->out, b->ct, c->size, b->tag, NULL, 0, zero_nonce, c->key) != CRISP_OK)
+      abort();
 }
 
 /* Open in place, as TLS and QUIC stacks decrypt a record in its receive
@@ -161,41 +170,52 @@ static void run_aead_open_inplace(void *state, const bench_case *c, size_t itera
   aead_buffers *b = state;
   for (size_t i = 0; i < iterations; i++) {
     bench_aead_refill(b, c->size);
-    if (crisp_chacha20_poly1305_open(b->out, b->out, c->size, b->tag, NULL, 0, zero_nonce, c->key) != CRISP_OK)
+    if (crisp_chacha20_poly1305_open(b->out, b->out, c->size, b->tag, NULL, 0, zero_nonce, c->key) !=
+        CRISP_OK)
       abort();
   }
 }
 
 static const bench_routine md5_routine = {"md5", "crisp", "crisp_md5", NULL, run_md5, NULL};
-static const bench_routine md5_many_routine = {"md5_many", "crisp", "crisp_md5_many", NULL, run_md5_many, NULL};
-static const bench_routine poly1305_routine = {"poly1305", "crisp", "crisp_poly1305", NULL, run_poly1305, NULL};
+static const bench_routine md5_many_routine = {"md5_many", "crisp",      "crisp_md5_many",
+                                               NULL,       run_md5_many, NULL};
+static const bench_routine poly1305_routine = {"poly1305", "crisp",      "crisp_poly1305",
+                                               NULL,       run_poly1305, NULL};
 static const bench_routine bn_mul_routine = {"bn_mul", "crisp", "crisp_bn_mul", NULL, run_bn_mul, NULL};
 static const bench_routine bn_sqr_routine = {"bn_sqr", "crisp", "crisp_bn_sqr", NULL, run_bn_sqr, NULL};
-static const bench_routine bn_mul_add_routine = {"bn_mul_add", "crisp", "crisp_bn_mul_add", NULL, run_bn_mul_add,
-                                                 NULL};
-static const bench_routine bn_mont_mul_routine = {"bn_mont_mul", "crisp", "crisp_bn_mont_mul", NULL, run_bn_mont_mul,
-                                                  NULL};
-static const bench_routine bn_mont_sqr_routine = {"bn_mont_sqr", "crisp", "crisp_bn_mont_sqr", NULL, run_bn_mont_sqr,
-                                                  NULL};
-static const bench_routine chacha20_routine = {"chacha20", "crisp", "crisp_chacha20", bench_aead_setup,
-                                               run_chacha20, bench_aead_teardown};
-static const bench_routine aead_seal_routine = {"chacha20poly1305_seal", "crisp", "crisp_chacha20_poly1305_seal",
-                                                bench_aead_setup, run_aead_seal, bench_aead_teardown};
-static const bench_routine aead_open_routine = {"chacha20poly1305_open", "crisp", "crisp_chacha20_poly1305_open",
-                                                bench_aead_setup, run_aead_open, bench_aead_teardown};
-static const bench_routine aead_open_inplace_routine = {"chacha20poly1305_open_inplace", "crisp",
-                                                        "crisp_chacha20_poly1305_open in place", bench_aead_setup,
-                                                        run_aead_open_inplace, bench_aead_teardown};
-static const bench_routine mod_exp_routine = {"mod_exp", "crisp", "crisp_bn_mod_exp", NULL, run_mod_exp, NULL};
-static const bench_routine mod_exp2_routine = {"bn_mod_exp2", "crisp", "crisp_bn_mod_exp2", NULL, run_mod_exp2,
-                                               NULL};
-static const bench_routine rsa_private_routine = {"rsa_private", "crisp", "crisp_bn_mod_exp_crt", NULL,
-                                                  run_rsa_private, NULL};
+static const bench_routine bn_mul_add_routine = {"bn_mul_add", "crisp",        "crisp_bn_mul_add",
+                                                 NULL,         run_bn_mul_add, NULL};
+static const bench_routine bn_mont_mul_routine = {"bn_mont_mul", "crisp",         "crisp_bn_mont_mul",
+                                                  NULL,          run_bn_mont_mul, NULL};
+static const bench_routine bn_mont_sqr_routine = {"bn_mont_sqr", "crisp",         "crisp_bn_mont_sqr",
+                                                  NULL,          run_bn_mont_sqr, NULL};
+static const bench_routine chacha20_routine = {"chacha20",       "crisp",      "crisp_chacha20",
+                                               bench_aead_setup, run_chacha20, bench_aead_teardown};
+static const bench_routine aead_seal_routine = {
+    "chacha20poly1305_seal", "crisp",       "crisp_chacha20_poly1305_seal",
+    bench_aead_setup,        run_aead_seal, bench_aead_teardown};
+static const bench_routine aead_open_routine = {
+    "chacha20poly1305_open", "crisp",       "crisp_chacha20_poly1305_open",
+    bench_aead_setup,        run_aead_open, bench_aead_teardown};
+static const bench_routine aead_open_inplace_routine = {"chacha20poly1305_open_inplace",
+                                                        "crisp",
+                                                        "crisp_chacha20_poly1305_open in place",
+                                                        bench_aead_setup,
+                                                        run_aead_open_inplace,
+                                                        bench_aead_teardown};
+static const bench_routine mod_exp_routine = {"mod_exp", "crisp",     "crisp_bn_mod_exp",
+                                              NULL,      run_mod_exp, NULL};
+static const bench_routine mod_exp2_routine = {"bn_mod_exp2", "crisp",      "crisp_bn_mod_exp2",
+                                               NULL,          run_mod_exp2, NULL};
+static const bench_routine rsa_private_routine = {"rsa_private", "crisp",         "crisp_bn_mod_exp_crt",
+                                                  NULL,          run_rsa_private, NULL};
 
 #define BYTES 0
 #define BITS 1
-#define BIGNUM_SIZES {512, 1024, 2048, 4096}
-#define PACKET_SIZES {16, 64, 256, 1024, 1536, 16384, 1048576}
+#define BIGNUM_SIZES \
+  { 512, 1024, 2048, 4096 }
+#define PACKET_SIZES \
+  { 16, 64, 256, 1024, 1536, 16384, 1048576 }
 
 const bench_spec bench_specs[] = {
     {"md5", {CRISP_KERNEL_MD5}, 1, &md5_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
@@ -208,19 +228,44 @@ const bench_spec bench_specs[] = {
     {"bn_mont_sqr", {CRISP_KERNEL_BN_MONT_SQR}, 1, &bn_mont_sqr_routine, BITS, 1, BIGNUM_SIZES},
     {"chacha20", {CRISP_KERNEL_CHACHA20}, 1, &chacha20_routine, BYTES, 1, PACKET_SIZES},
     /* Not kernels: the AEAD built on ChaCha20 and Poly1305. */
-    {"chacha20poly1305_seal", {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305}, 2, &aead_seal_routine, BYTES, 1,
+    {"chacha20poly1305_seal",
+     {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305},
+     2,
+     &aead_seal_routine,
+     BYTES,
+     1,
      PACKET_SIZES},
-    {"chacha20poly1305_open", {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305}, 2, &aead_open_routine, BYTES, 1,
+    {"chacha20poly1305_open",
+     {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305},
+     2,
+     &aead_open_routine,
+     BYTES,
+     1,
      PACKET_SIZES},
-    {"chacha20poly1305_open_inplace", {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305}, 2, &aead_open_inplace_routine,
-     BYTES, 1, PACKET_SIZES},
+    {"chacha20poly1305_open_inplace",
+     {CRISP_KERNEL_CHACHA20, CRISP_KERNEL_POLY1305},
+     2,
+     &aead_open_inplace_routine,
+     BYTES,
+     1,
+     PACKET_SIZES},
     /* Not a kernel: the exponentiation built on the two Montgomery kernels. */
-    {"mod_exp", {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR}, 2, &mod_exp_routine, BITS, 1,
+    {"mod_exp",
+     {CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR},
+     2,
+     &mod_exp_routine,
+     BITS,
+     1,
      {1024, 2048, 3072, 4096}},
     /* Sizes are bits per modulus; two exponentiations per operation. */
     {"bn_mod_exp2", {CRISP_KERNEL_BN_MOD_EXP2}, 1, &mod_exp2_routine, BITS, 1, {1024, 1536, 2048}},
     /* Not a kernel: the RSA private operation by CRT (sizes: bits of n). */
-    {"rsa_private", {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL}, 2, &rsa_private_routine, BITS, 1,
+    {"rsa_private",
+     {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL},
+     2,
+     &rsa_private_routine,
+     BITS,
+     1,
      {2048, 3072, 4096}},
 };
 const size_t bench_spec_count = sizeof bench_specs / sizeof bench_specs[0];

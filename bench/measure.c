@@ -26,7 +26,8 @@ double bench_now_ns(void) {
 static void pin(const bench_case *c, const bench_row *row) {
   const bench_spec *spec = c->spec;
   for (size_t k = 0; k < spec->kernel_count; k++)
-    if (!row->pin || crisp_use_impl(spec->kernels[k], row->pin) != CRISP_OK) crisp_use_impl(spec->kernels[k], NULL);
+    if (!row->pin || crisp_use_impl(spec->kernels[k], row->pin) != CRISP_OK)
+      crisp_use_impl(spec->kernels[k], NULL);
 }
 
 static void unpin(const bench_case *c) {
@@ -109,8 +110,10 @@ int bench_measure(const bench_case *c, bench_row *rows, size_t count, const benc
       double cpu_ns;
       const double wall = time_batch_checked(&rows[r], states[r], c, iterations[r], &preempted, &cpu_ns);
       const double per_op = (preempted ? cpu_ns : wall) / (double)iterations[r];
-      if (!preempted && !clean[r]) clean[r] = 1, rows[r].ns_per_op = per_op;
-      else if (preempted == !clean[r] && per_op < rows[r].ns_per_op) rows[r].ns_per_op = per_op;
+      if (!preempted && !clean[r])
+        clean[r] = 1, rows[r].ns_per_op = per_op;
+      else if (preempted == !clean[r] && per_op < rows[r].ns_per_op)
+        rows[r].ns_per_op = per_op;
     }
   }
   unpin(c);

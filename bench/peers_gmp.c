@@ -24,7 +24,8 @@ static void run_sqr(void *state, const bench_case *c, size_t iterations) {
 static void run_mul_add(void *state, const bench_case *c, size_t iterations) {
   (void)state;
   for (size_t i = 0; i < iterations; i++)
-    c->out[c->limbs] += mpn_addmul_1((mp_limb_t *)c->out, (const mp_limb_t *)c->x, (mp_size_t)c->limbs, c->y[0]);
+    c->out[c->limbs] +=
+        mpn_addmul_1((mp_limb_t *)c->out, (const mp_limb_t *)c->x, (mp_size_t)c->limbs, c->y[0]);
 }
 
 struct powm {
@@ -50,7 +51,8 @@ static void *setup_powm(const bench_case *c) {
 static void run_powm(void *opaque, const bench_case *c, size_t iterations) {
   struct powm *state = opaque;
   (void)c;
-  for (size_t i = 0; i < iterations; i++) mpz_powm_sec(state->result, state->base, state->exponent, state->modulus);
+  for (size_t i = 0; i < iterations; i++)
+    mpz_powm_sec(state->result, state->base, state->exponent, state->modulus);
 }
 
 static void run_powm_twice(void *opaque, const bench_case *c, size_t iterations) {

@@ -16,11 +16,16 @@ void bench_size_label(char *out, size_t capacity, const bench_case *c) {
     snprintf(out, capacity, "%zu bit", c->size);
     return;
   }
-  if (c->size >= 1048576 && c->size % 1048576 == 0) snprintf(size, sizeof size, "%zu MiB", c->size / 1048576);
-  else if (c->size >= 1024 && c->size % 1024 == 0) snprintf(size, sizeof size, "%zu KiB", c->size / 1024);
-  else snprintf(size, sizeof size, "%zu B", c->size);
-  if (c->messages > 1) snprintf(out, capacity, "%zux%s", c->messages, size);
-  else snprintf(out, capacity, "%s", size);
+  if (c->size >= 1048576 && c->size % 1048576 == 0)
+    snprintf(size, sizeof size, "%zu MiB", c->size / 1048576);
+  else if (c->size >= 1024 && c->size % 1024 == 0)
+    snprintf(size, sizeof size, "%zu KiB", c->size / 1024);
+  else
+    snprintf(size, sizeof size, "%zu B", c->size);
+  if (c->messages > 1)
+    snprintf(out, capacity, "%zux%s", c->messages, size);
+  else
+    snprintf(out, capacity, "%s", size);
 }
 
 /* JSON strings here are names we chose or CPU brands: escape quotes and
@@ -46,13 +51,15 @@ void bench_report_begin(const bench_settings *settings) {
   }
   printf("crisp bench on %s, level %s (%s); best %.1f ms batch of %.0f ms per row\n", crisp_cpu_brand(),
          crisp_level(), crisp_dispatch_reason(), settings->batch_ms, settings->row_ms);
-  printf("%-12s %-38s %12s %14s %12s %14s %8s\n", "kernel", "implementation", "size", "ops/ms", "MB/s", "ns/op",
-         "vs peer");
+  printf("%-12s %-38s %12s %14s %12s %14s %8s\n", "kernel", "implementation", "size", "ops/ms", "MB/s",
+         "ns/op", "vs peer");
 }
 
 static void row_label(char *out, size_t capacity, const bench_row *row) {
-  if (!strcmp(row->routine->source, "crisp")) snprintf(out, capacity, "crisp %s", row->impl);
-  else snprintf(out, capacity, "%s %s", row->routine->source, row->routine->name);
+  if (!strcmp(row->routine->source, "crisp"))
+    snprintf(out, capacity, "crisp %s", row->impl);
+  else
+    snprintf(out, capacity, "%s %s", row->routine->source, row->routine->name);
 }
 
 static void table_row(const bench_case *c, const bench_row *row, const char *size) {
@@ -60,8 +67,8 @@ static void table_row(const bench_case *c, const bench_row *row, const char *siz
   row_label(label, sizeof label, row);
   if (!c->is_bignum) snprintf(throughput, sizeof throughput, "%.1f", c->bytes_per_op * 1e3 / row->ns_per_op);
   if (row->vs_best_peer > 0) snprintf(ratio, sizeof ratio, "%.2fx", row->vs_best_peer);
-  printf("%-12s %-38s %12s %14.2f %12s %14.1f %8s\n", c->kernel, label, size, 1e6 / row->ns_per_op, throughput,
-         row->ns_per_op, ratio);
+  printf("%-12s %-38s %12s %14.2f %12s %14.1f %8s\n", c->kernel, label, size, 1e6 / row->ns_per_op,
+         throughput, row->ns_per_op, ratio);
 }
 
 static void json_row(const bench_case *c, const bench_row *row) {
@@ -80,13 +87,16 @@ static void json_row(const bench_case *c, const bench_row *row) {
   printf("}");
 }
 
-void bench_report_case(const bench_case *c, const bench_row *rows, size_t count, const bench_settings *settings) {
+void bench_report_case(const bench_case *c, const bench_row *rows, size_t count,
+                       const bench_settings *settings) {
   char size[48];
   bench_size_label(size, sizeof size, c);
   for (size_t r = 0; r < count; r++) {
     if (isnan(rows[r].ns_per_op)) continue;
-    if (settings->json) json_row(c, &rows[r]);
-    else table_row(c, &rows[r], size);
+    if (settings->json)
+      json_row(c, &rows[r]);
+    else
+      table_row(c, &rows[r], size);
   }
   cli_flush_stdout();
 }

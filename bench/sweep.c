@@ -55,7 +55,9 @@ static size_t sweep_lengths(size_t lengths[MAX_LENGTHS]) {
   return count;
 }
 
-static double mb_per_s(const bench_case *c, const bench_row *row) { return c->bytes_per_op * 1e3 / row->ns_per_op; }
+static double mb_per_s(const bench_case *c, const bench_row *row) {
+  return c->bytes_per_op * 1e3 / row->ns_per_op;
+}
 
 /* The rows: crisp's implementations [0, impls), the default at impls, then
  * peers (impls + 1 onwards). */
@@ -85,8 +87,8 @@ static double peer_ratio(const sweep_rows *s) {
 static void print_header(const char *label, const sweep_rows *s, const bench_settings *settings) {
   const bench_row *rows = s->rows;
   if (settings->json) {
-    printf("{\"sweep\": \"%s\", \"cpu\": \"%s\", \"uarch\": \"%s\", \"chunk\": %zu, \"implementations\": [", label,
-           crisp_cpu_brand(), crisp_cpu_uarch(), settings->chunk);
+    printf("{\"sweep\": \"%s\", \"cpu\": \"%s\", \"uarch\": \"%s\", \"chunk\": %zu, \"implementations\": [",
+           label, crisp_cpu_brand(), crisp_cpu_uarch(), settings->chunk);
     for (size_t r = 0; r < s->count; r++) printf("%s\"%s\"", r ? ", " : "", rows[r].impl);
     printf("], \"lengths\": [");
   } else if (settings->tsv) {
@@ -94,8 +96,8 @@ static void print_header(const char *label, const sweep_rows *s, const bench_set
     for (size_t r = 0; r < s->count; r++) printf("\t%s", rows[r].impl);
     printf("\n");
   } else {
-    printf("%s %s MB/s by length on %s (%s)\n", label, settings->chunk ? "streamed" : "one-shot", crisp_cpu_brand(),
-           crisp_cpu_uarch());
+    printf("%s %s MB/s by length on %s (%s)\n", label, settings->chunk ? "streamed" : "one-shot",
+           crisp_cpu_brand(), crisp_cpu_uarch());
     if (settings->chunk) printf("updates of %zu bytes\n", settings->chunk);
     printf("%8s", "length");
     for (size_t r = 0; r < s->count; r++) printf(" %12s", rows[r].impl);
@@ -105,25 +107,30 @@ static void print_header(const char *label, const sweep_rows *s, const bench_set
   }
 }
 
-static void print_length(const bench_case *c, const sweep_rows *s, int first, const bench_settings *settings) {
+static void print_length(const bench_case *c, const sweep_rows *s, int first,
+                         const bench_settings *settings) {
   const bench_row *rows = s->rows;
   const size_t best = fastest_of(rows, 0, s->impls);
   const double ratio = impl_ratio(s), versus_peer = peer_ratio(s);
-  const int low = ratio < GOOD_RATIO, behind = versus_peer > 0 && versus_peer < PEER_RATIO;
+  const int low = ratio<GOOD_RATIO, behind = versus_peer> 0 && versus_peer < PEER_RATIO;
   if (settings->json) {
     printf("%s\n  {\"length\": %zu", first ? "" : ",", c->size);
     for (size_t r = 0; r < s->count; r++)
       if (isfinite(rows[r].ns_per_op)) printf(", \"%s\": %.2f", rows[r].impl, mb_per_s(c, &rows[r]));
-    printf(", \"fastest\": \"%s\", \"ratio\": %.4f, \"low\": %s", rows[best].impl, ratio, low ? "true" : "false");
-    if (versus_peer > 0) printf(", \"vs_peer\": %.4f, \"behind\": %s", versus_peer, behind ? "true" : "false");
+    printf(", \"fastest\": \"%s\", \"ratio\": %.4f, \"low\": %s", rows[best].impl, ratio,
+           low ? "true" : "false");
+    if (versus_peer > 0)
+      printf(", \"vs_peer\": %.4f, \"behind\": %s", versus_peer, behind ? "true" : "false");
     printf("}");
   } else if (settings->tsv) {
     printf("%zu", c->size);
-    for (size_t r = 0; r < s->count; r++) printf("\t%.2f", isfinite(rows[r].ns_per_op) ? mb_per_s(c, &rows[r]) : 0);
+    for (size_t r = 0; r < s->count; r++)
+      printf("\t%.2f", isfinite(rows[r].ns_per_op) ? mb_per_s(c, &rows[r]) : 0);
     printf("\n");
   } else {
     printf("%8zu", c->size);
-    for (size_t r = 0; r < s->count; r++) printf(" %12.1f", isfinite(rows[r].ns_per_op) ? mb_per_s(c, &rows[r]) : 0);
+    for (size_t r = 0; r < s->count; r++)
+      printf(" %12.1f", isfinite(rows[r].ns_per_op) ? mb_per_s(c, &rows[r]) : 0);
     printf(" %7.2fx", ratio);
     if (versus_peer > 0) printf(" %7.2fx", versus_peer);
     if (low) printf("  LOW (fastest: %s)", rows[best].impl);

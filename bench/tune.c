@@ -37,7 +37,8 @@ static int tune_kernel(crisp_kernel kernel, const bench_settings *settings, cons
   size_t count = 0;
   for (size_t i = 0; i < crisp_impl_count(kernel) && count < MAX_IMPLS; i++)
     if (crisp_impl_supported_at(kernel, i))
-      rows[count++] = (bench_row){spec->routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
+      rows[count++] =
+          (bench_row){spec->routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
   if (count < 2) return 0;
   double log_score[MAX_IMPLS] = {0};
   size_t sizes[TUNE_SIZES];
@@ -85,7 +86,8 @@ int bench_tune(const bench_settings *settings) {
   }
   printf("winners (geometric mean over the sizes; default in brackets):\n");
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
-    printf("  %-12s %s [%s]\n", crisp_kernel_name((crisp_kernel)k), winners[k], crisp_impl_name((crisp_kernel)k));
+    printf("  %-12s %s [%s]\n", crisp_kernel_name((crisp_kernel)k), winners[k],
+           crisp_impl_name((crisp_kernel)k));
   printf("CRYPTO_IMPL=");
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
     printf("%s%s:%s", k ? "," : "", crisp_kernel_name((crisp_kernel)k), winners[k]);

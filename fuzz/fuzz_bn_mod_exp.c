@@ -11,7 +11,8 @@ enum { MAX_LIMBS = 64, MAX_EXP_LIMBS = 4 };
 static void pin_montgomery(const char *name) {
   fuzz_pin(CRISP_KERNEL_BN_MONT_MUL, name);
   /* the ladder squares with the same family when there is one */
-  if (!name || crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, name) != CRISP_OK) fuzz_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+  if (!name || crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, name) != CRISP_OK)
+    fuzz_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -25,11 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (en) fuzz_limbs(&in, exp, en);
 
   pin_montgomery("generic");
-  fuzz_check(crisp_bn_mod_exp(expected, base, en ? exp : NULL, en, m, n) == CRISP_OK, "generic mod_exp n %zu en %zu",
-             n, en);
+  fuzz_check(crisp_bn_mod_exp(expected, base, en ? exp : NULL, en, m, n) == CRISP_OK,
+             "generic mod_exp n %zu en %zu", n, en);
   crisp_limb outside[MAX_LIMBS];
-  fuzz_check(!oracle_bn_mod_exp(outside, base, exp, en, m, n) || !memcmp(outside, expected, n * sizeof(crisp_limb)),
-             "generic mod_exp differs from GMP, n %zu en %zu", n, en);
+  fuzz_check(
+      !oracle_bn_mod_exp(outside, base, exp, en, m, n) || !memcmp(outside, expected, n * sizeof(crisp_limb)),
+      "generic mod_exp differs from GMP, n %zu en %zu", n, en);
   const char *impls[FUZZ_MAX_IMPLS];
   const size_t count = fuzz_impls(CRISP_KERNEL_BN_MONT_MUL, impls, FUZZ_MAX_IMPLS);
   for (size_t i = 0; i < count; i++) {
@@ -39,8 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(r, base, n * sizeof(crisp_limb));
     const int status = crisp_bn_mod_exp(r, in_place ? r : base, en ? exp : NULL, en, m, n);
     fuzz_check(status == CRISP_OK, "bn_mod_exp %s status %d", name, status);
-    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)), "bn_mod_exp %s: n %zu en %zu differs from generic",
-               name, n, en);
+    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)),
+               "bn_mod_exp %s: n %zu en %zu differs from generic", name, n, en);
     fuzz_check(r[n] == 0x5a5a5a5a5a5a5a5aull, "bn_mod_exp %s wrote past r", name);
   }
   pin_montgomery(NULL);

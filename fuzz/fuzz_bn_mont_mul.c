@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       status = crisp_bn_mont_mul(r, a, alias == 2 ? a : b, m, n, minv);
     }
     fuzz_check(status == CRISP_OK, "bn_mont_mul %s status %d", name, status);
-    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)), "bn_mont_mul %s: n %zu alias %d differs from generic",
-               name, n, alias);
+    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)),
+               "bn_mont_mul %s: n %zu alias %d differs from generic", name, n, alias);
     fuzz_check(r[n] == 0x5a5a5a5a5a5a5a5aull, "bn_mont_mul %s wrote past r", name);
   }
   fuzz_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);

@@ -23,7 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check(!oracle_bn_mont_mul(outside, a, a, m, n) || !memcmp(outside, expected, n * sizeof(crisp_limb)),
              "generic bn_mont_sqr differs from GMP, n %zu", n);
   fuzz_check(crisp_bn_mont_mul(product, a, a, m, n, minv) == CRISP_OK, "generic bn_mont_mul n %zu", n);
-  fuzz_check(!memcmp(product, expected, n * sizeof(crisp_limb)), "generic mont_sqr differs from mont_mul, n %zu", n);
+  fuzz_check(!memcmp(product, expected, n * sizeof(crisp_limb)),
+             "generic mont_sqr differs from mont_mul, n %zu", n);
   fuzz_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
   const char *impls[FUZZ_MAX_IMPLS];
   const size_t count = fuzz_impls(CRISP_KERNEL_BN_MONT_SQR, impls, FUZZ_MAX_IMPLS);
@@ -34,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(r, a, n * sizeof(crisp_limb));
     const int status = crisp_bn_mont_sqr(r, in_place ? r : a, m, n, minv);
     fuzz_check(status == CRISP_OK, "bn_mont_sqr %s status %d", name, status);
-    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)), "bn_mont_sqr %s: n %zu differs from generic", name, n);
+    fuzz_check(!memcmp(r, expected, n * sizeof(crisp_limb)), "bn_mont_sqr %s: n %zu differs from generic",
+               name, n);
     fuzz_check(r[n] == 0x5a5a5a5a5a5a5a5aull, "bn_mont_sqr %s wrote past r", name);
   }
   fuzz_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);

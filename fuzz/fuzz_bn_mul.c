@@ -16,17 +16,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_pin(CRISP_KERNEL_BN_MUL, "generic");
   fuzz_check(crisp_bn_mul(expected, x, xn, y, yn) == CRISP_OK, "generic bn_mul %zu x %zu", xn, yn);
   static crisp_limb outside[2 * MAX_LIMBS];
-  fuzz_check(!oracle_bn_mul(outside, x, xn, y, yn) || !memcmp(outside, expected, (xn + yn) * sizeof(crisp_limb)),
-             "generic bn_mul differs from GMP, %zu x %zu", xn, yn);
+  fuzz_check(
+      !oracle_bn_mul(outside, x, xn, y, yn) || !memcmp(outside, expected, (xn + yn) * sizeof(crisp_limb)),
+      "generic bn_mul differs from GMP, %zu x %zu", xn, yn);
   const char *impls[FUZZ_MAX_IMPLS];
   const size_t count = fuzz_impls(CRISP_KERNEL_BN_MUL, impls, FUZZ_MAX_IMPLS);
   for (size_t i = 0; i < count; i++) {
     fuzz_pin(CRISP_KERNEL_BN_MUL, impls[i]);
     z[xn + yn] = 0x5a5a5a5a5a5a5a5aull;
     fuzz_check(crisp_bn_mul(z, x, xn, y, yn) == CRISP_OK, "bn_mul status");
-    fuzz_check(!memcmp(z, expected, (xn + yn) * sizeof(crisp_limb)), "bn_mul %s: %zu x %zu differs from generic",
-               crisp_impl_name(CRISP_KERNEL_BN_MUL), xn, yn);
-    fuzz_check(z[xn + yn] == 0x5a5a5a5a5a5a5a5aull, "bn_mul %s wrote past z", crisp_impl_name(CRISP_KERNEL_BN_MUL));
+    fuzz_check(!memcmp(z, expected, (xn + yn) * sizeof(crisp_limb)),
+               "bn_mul %s: %zu x %zu differs from generic", crisp_impl_name(CRISP_KERNEL_BN_MUL), xn, yn);
+    fuzz_check(z[xn + yn] == 0x5a5a5a5a5a5a5a5aull, "bn_mul %s wrote past z",
+               crisp_impl_name(CRISP_KERNEL_BN_MUL));
   }
   fuzz_pin(CRISP_KERNEL_BN_MUL, NULL);
   return 0;

@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(z, z0, n * sizeof(crisp_limb));
     z[n] = 0x5a5a5a5a5a5a5a5aull;
     crisp_limb carry = ~expected_carry;
-    fuzz_check(crisp_bn_mul_add(z, in_place ? z : x, n, k, &carry) == CRISP_OK, "bn_mul_add %s: refused n %zu",
-               name, n);
+    fuzz_check(crisp_bn_mul_add(z, in_place ? z : x, n, k, &carry) == CRISP_OK,
+               "bn_mul_add %s: refused n %zu", name, n);
     fuzz_check(carry == expected_carry && !memcmp(z, expected, n * sizeof(crisp_limb)),
                "bn_mul_add %s: n %zu%s differs from generic", name, n, in_place ? " in place" : "");
     fuzz_check(z[n] == 0x5a5a5a5a5a5a5a5aull, "bn_mul_add %s wrote past z", name);

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_check(!oracle_bn_mul(outside, x, n, x, n) || !memcmp(outside, expected, 2 * n * sizeof(crisp_limb)),
              "generic bn_sqr differs from GMP, n %zu", n);
   fuzz_check(crisp_bn_mul(product, x, n, x, n) == CRISP_OK, "generic bn_mul %zu", n);
-  fuzz_check(!memcmp(product, expected, 2 * n * sizeof(crisp_limb)), "generic bn_sqr differs from bn_mul, n %zu", n);
+  fuzz_check(!memcmp(product, expected, 2 * n * sizeof(crisp_limb)),
+             "generic bn_sqr differs from bn_mul, n %zu", n);
   fuzz_pin(CRISP_KERNEL_BN_MUL, NULL);
   const char *impls[FUZZ_MAX_IMPLS];
   const size_t count = fuzz_impls(CRISP_KERNEL_BN_SQR, impls, FUZZ_MAX_IMPLS);
@@ -29,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_check(crisp_bn_sqr(z, x, n) == CRISP_OK, "bn_sqr status");
     fuzz_check(!memcmp(z, expected, 2 * n * sizeof(crisp_limb)), "bn_sqr %s: n %zu differs from generic",
                crisp_impl_name(CRISP_KERNEL_BN_SQR), n);
-    fuzz_check(z[2 * n] == 0x5a5a5a5a5a5a5a5aull, "bn_sqr %s wrote past z", crisp_impl_name(CRISP_KERNEL_BN_SQR));
+    fuzz_check(z[2 * n] == 0x5a5a5a5a5a5a5a5aull, "bn_sqr %s wrote past z",
+               crisp_impl_name(CRISP_KERNEL_BN_SQR));
   }
   fuzz_pin(CRISP_KERNEL_BN_SQR, NULL);
   return 0;

@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static uint8_t expected[MAX_MESSAGE], out[MAX_MESSAGE];
   fuzz_pin(CRISP_KERNEL_CHACHA20, "generic");
   const int status = crisp_chacha20(expected, message, len, key, nonce, counter);
-  fuzz_check(status == (fits ? CRISP_OK : CRISP_E_RANGE), "chacha20 status %d, counter %u, len %zu", status, counter,
-             len);
+  fuzz_check(status == (fits ? CRISP_OK : CRISP_E_RANGE), "chacha20 status %d, counter %u, len %zu", status,
+             counter, len);
   if (fits) {
     fuzz_check(!oracle_chacha20(out, message, len, key, nonce, counter) || !memcmp(out, expected, len),
                "chacha20 generic differs from OpenSSL, counter %u, len %zu", counter, len);
@@ -38,8 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fuzz_check(crisp_chacha20(out, message, len, key, nonce, counter) == CRISP_OK, "chacha20 %s", name);
       fuzz_check(!memcmp(out, expected, len), "chacha20 %s, counter %u, len %zu", name, counter, len);
       memcpy(out, message, len);
-      fuzz_check(crisp_chacha20(out, out, len, key, nonce, counter) == CRISP_OK, "chacha20 %s in place", name);
-      fuzz_check(!memcmp(out, expected, len), "chacha20 %s in place, counter %u, len %zu", name, counter, len);
+      fuzz_check(crisp_chacha20(out, out, len, key, nonce, counter) == CRISP_OK, "chacha20 %s in place",
+                 name);
+      fuzz_check(!memcmp(out, expected, len), "chacha20 %s in place, counter %u, len %zu", name, counter,
+                 len);
     }
   }
   /* HChaCha20 on the nonce and counter bytes as its 16-byte input. */
@@ -47,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(input, nonce, 12);
   memcpy(input + 12, counter_bytes, 4);
   fuzz_check(crisp_hchacha20(subkey, key, input) == CRISP_OK, "hchacha20");
-  fuzz_check(!oracle_hchacha20(outside, key, input) || !memcmp(outside, subkey, 32), "hchacha20 differs from libsodium");
+  fuzz_check(!oracle_hchacha20(outside, key, input) || !memcmp(outside, subkey, 32),
+             "hchacha20 differs from libsodium");
   fuzz_pin(CRISP_KERNEL_CHACHA20, NULL);
   return 0;
 }

@@ -10,17 +10,17 @@
 
 enum { MAX_MESSAGE = 1 << 16, MAX_SPLITS = 8 };
 
-static void run(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len, const size_t *points,
-                size_t splits, const char *name) {
+static void run(crisp_chacha20_poly1305_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len,
+                const size_t *points, size_t splits, const char *name) {
   size_t done = 0;
   for (size_t s = 0; s < splits; s++) {
     const size_t piece = points[s] % (len - done + 1);
-    fuzz_check(crisp_chacha20_poly1305_stream_update(ctx, out + done, in + done, piece) == CRISP_OK, "update %s",
-               name);
+    fuzz_check(crisp_chacha20_poly1305_stream_update(ctx, out + done, in + done, piece) == CRISP_OK,
+               "update %s", name);
     done += piece;
   }
-  fuzz_check(crisp_chacha20_poly1305_stream_update(ctx, out + done, in + done, len - done) == CRISP_OK, "update %s",
-             name);
+  fuzz_check(crisp_chacha20_poly1305_stream_update(ctx, out + done, in + done, len - done) == CRISP_OK,
+             "update %s", name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -39,8 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static uint8_t expected[MAX_MESSAGE + 16], ct[MAX_MESSAGE], pt[MAX_MESSAGE];
   uint8_t expected_tag[16], tag[16];
   fuzz_pin(CRISP_KERNEL_CHACHA20, "generic");
-  fuzz_check(crisp_chacha20_poly1305_seal(expected, expected_tag, message, len, ad, ad_len, nonce, key) == CRISP_OK,
-             "seal generic");
+  fuzz_check(
+      crisp_chacha20_poly1305_seal(expected, expected_tag, message, len, ad, ad_len, nonce, key) == CRISP_OK,
+      "seal generic");
   fuzz_check(!oracle_chacha20_poly1305_seal(ct, tag, message, len, ad, ad_len, nonce, key) ||
                  (!memcmp(ct, expected, len) && !memcmp(tag, expected_tag, 16)),
              "seal generic differs from OpenSSL, ad %zu, len %zu", ad_len, len);
@@ -50,15 +51,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_pin(CRISP_KERNEL_CHACHA20, impls[i]);
     const char *name = crisp_impl_name(CRISP_KERNEL_CHACHA20);
     crisp_chacha20_poly1305_ctx ctx;
-    fuzz_check(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, ad_len) == CRISP_OK, "init");
+    fuzz_check(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, ad_len) == CRISP_OK,
+               "init");
     run(&ctx, ct, message, len, points, splits, name);
     fuzz_check(crisp_chacha20_poly1305_stream_seal_final(&ctx, tag) == CRISP_OK, "seal_final %s", name);
-    fuzz_check(!memcmp(ct, expected, len) && !memcmp(tag, expected_tag, 16), "stream seal %s, %zu splits, len %zu",
-               name, splits, len);
+    fuzz_check(!memcmp(ct, expected, len) && !memcmp(tag, expected_tag, 16),
+               "stream seal %s, %zu splits, len %zu", name, splits, len);
     for (int bad = 0; bad < 2; bad++) {
       tag[len % 16] ^= (uint8_t)bad;
-      fuzz_check(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, ad_len) == CRISP_OK,
-                 "init");
+      fuzz_check(
+          crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, ad_len) == CRISP_OK,
+          "init");
       run(&ctx, pt, ct, len, points, splits, name);
       fuzz_check(crisp_chacha20_poly1305_stream_open_final(&ctx, tag) == (bad ? CRISP_E_MISMATCH : CRISP_OK),
                  "open_final %s, bad %d, len %zu", name, bad, len);

@@ -44,14 +44,14 @@ static inline void fuzz_fill(fuzz_input *in, void *out, size_t len, uint8_t fill
 
 /* ---- failing ---------------------------------------------------------- */
 
-#define fuzz_check(condition, ...)                               \
-  do {                                                           \
-    if (!(condition)) {                                          \
-      fprintf(stderr, "fuzz check failed: %s: ", #condition);    \
-      fprintf(stderr, __VA_ARGS__);                              \
-      fputc('\n', stderr);                                       \
-      abort();                                                   \
-    }                                                            \
+#define fuzz_check(condition, ...)                            \
+  do {                                                        \
+    if (!(condition)) {                                       \
+      fprintf(stderr, "fuzz check failed: %s: ", #condition); \
+      fprintf(stderr, __VA_ARGS__);                           \
+      fputc('\n', stderr);                                    \
+      abort();                                                \
+    }                                                         \
   } while (0)
 
 /* ---- implementations -------------------------------------------------- */
@@ -82,11 +82,20 @@ static inline void fuzz_limbs(fuzz_input *in, crisp_limb *x, size_t n) {
   const uint8_t shape = fuzz_byte(in);
   fuzz_fill(in, x, n * sizeof(crisp_limb), shape & 1 ? 0xff : 0x00);
   switch (shape >> 1 & 7) {
-    case 1: memset(x, 0xff, n * sizeof(crisp_limb)); break;
-    case 2: x[n - 1] = 0; break;
-    case 3: x[n - 1] |= (crisp_limb)1 << 63; break;
-    case 4: x[0] = ~(crisp_limb)0; break;
-    default: break;
+    case 1:
+      memset(x, 0xff, n * sizeof(crisp_limb));
+      break;
+    case 2:
+      x[n - 1] = 0;
+      break;
+    case 3:
+      x[n - 1] |= (crisp_limb)1 << 63;
+      break;
+    case 4:
+      x[0] = ~(crisp_limb)0;
+      break;
+    default:
+      break;
   }
 }
 

@@ -57,8 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     crisp_md5_update_many(ctx, rests, rest_lens, n);
     for (size_t i = 0; i < n; i++) {
       crisp_md5_final(ctx[i], digests[i]);
-      fuzz_check(!memcmp(digests[i], expected[i], 16), "md5_update_many %s: message %zu of %zu, len %zu split %zu",
-                 name, i, n, len[i], firsts[i]);
+      fuzz_check(!memcmp(digests[i], expected[i], 16),
+                 "md5_update_many %s: message %zu of %zu, len %zu split %zu", name, i, n, len[i], firsts[i]);
     }
   }
   fuzz_pin(CRISP_KERNEL_MD5_MANY, NULL);

@@ -46,7 +46,8 @@ static inline int oracle_poly1305(uint8_t tag[16], const void *data, size_t len,
 static inline int oracle_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t key[32],
                                   const uint8_t nonce[12], uint32_t counter) {
 #ifdef FUZZ_WITH_OPENSSL
-  uint8_t iv[16] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16), (uint8_t)(counter >> 24)};
+  uint8_t iv[16] = {(uint8_t)counter, (uint8_t)(counter >> 8), (uint8_t)(counter >> 16),
+                    (uint8_t)(counter >> 24)};
   memcpy(iv + 4, nonce, 12);
   EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
   int n = 0, ok = c && EVP_EncryptInit_ex(c, EVP_chacha20(), NULL, key, iv) == 1 &&
@@ -83,8 +84,8 @@ static inline int oracle_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[16], c
                                                  const uint8_t *ad, size_t ad_len, const uint8_t nonce[24],
                                                  const uint8_t key[32]) {
 #ifdef FUZZ_WITH_SODIUM
-  return sodium_init() >= 0 &&
-         crypto_aead_xchacha20poly1305_ietf_encrypt_detached(ct, tag, NULL, pt, len, ad, ad_len, NULL, nonce, key) == 0;
+  return sodium_init() >= 0 && crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
+                                   ct, tag, NULL, pt, len, ad, ad_len, NULL, nonce, key) == 0;
 #else
   (void)ct, (void)tag, (void)pt, (void)len, (void)ad, (void)ad_len, (void)nonce, (void)key;
   return 0;

@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     crisp_poly1305_update(&ctx, message + done, len - done);
     crisp_poly1305_final(&ctx, tag);
     fuzz_check(!memcmp(tag, expected, 16), "poly1305 %s streamed in %zu splits, len %zu", name, splits, len);
-    fuzz_check(crisp_poly1305_verify(expected, message, len, key) == CRISP_OK, "poly1305_verify %s, len %zu", name,
-               len);
+    fuzz_check(crisp_poly1305_verify(expected, message, len, key) == CRISP_OK, "poly1305_verify %s, len %zu",
+               name, len);
     tag[len % 16] ^= (uint8_t)(1u << (len % 8));
     fuzz_check(crisp_poly1305_verify(tag, message, len, key) == CRISP_E_MISMATCH,
                "poly1305_verify %s accepted a wrong tag, len %zu", name, len);

@@ -39,7 +39,8 @@ int crisp_bn_mod_exp2_unchecked(const crisp_bn_exp_lane lane[2], size_t exponent
  * Internal: not exported from the shared library; the public function
  * passes NULL. */
 int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
-                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
-                                const crisp_limb *e, size_t en, void (*fault)(crisp_limb *m1, size_t half));
+                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv,
+                                size_t half, const crisp_limb *e, size_t en,
+                                void (*fault)(crisp_limb *m1, size_t half));
 
 #endif

@@ -26,12 +26,13 @@ static void gather(crisp_limb *out, const crisp_limb *table, size_t entries, cri
 }
 
 /* The ladder itself; scratch holds (2^w + 4) * n limbs. */
-static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
-                         size_t n, crisp_limb minv, unsigned w, crisp_limb *scratch) {
+static void fixed_window(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                         const crisp_limb *m, size_t n, crisp_limb minv, unsigned w, crisp_limb *scratch) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
   const size_t entries = (size_t)1 << w;
-  crisp_limb *table = scratch, *acc = table + entries * n, *tmp = acc + n, *selected = tmp + n, *one = selected + n;
+  crisp_limb *table = scratch, *acc = table + entries * n, *tmp = acc + n, *selected = tmp + n,
+             *one = selected + n;
 
   /* table[0] = R mod m (Montgomery 1), table[1] = base * R mod m, then
    * table[i] = base^i * R mod m; m > 1 here, so 1 < m is a valid operand. */

@@ -53,8 +53,8 @@ static crisp_limb nonzero_mask(crisp_limb x) {
  * (destroyed): a Montgomery reduction (its rows by the active bn_mul_add
  * kernel) gives x R^-1, a product with R^2 puts R back. tmp is h limbs of
  * scratch. */
-static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2, size_t h,
-                        crisp_limb minv, crisp_limb *tmp) {
+static void reduce_wide(crisp_limb *out, crisp_limb *wide, const crisp_limb *m, const crisp_limb *r2,
+                        size_t h, crisp_limb minv, crisp_limb *tmp) {
   bn_mont_reduce(tmp, wide, m, h, minv, crisp_active_bn_mul_add()->mul_add);
   crisp_active_bn_mont_mul()->mont_mul(out, tmp, r2, m, h, minv);
 }
@@ -69,8 +69,8 @@ static crisp_limb power_differs(crisp_limb *x, const crisp_limb *e, size_t en, c
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   const crisp_bn_mont_sqr_impl *sqr = crisp_active_bn_mont_sqr();
   bn_mont_reduce(tmp, x, m, h, minv, crisp_active_bn_mul_add()->mul_add); /* x R^-1 mod m */
-  mul->mont_mul(base, tmp, r2, m, h, minv);           /* x mod m */
-  mul->mont_mul(tmp, base, r2, m, h, minv);           /* x R mod m */
+  mul->mont_mul(base, tmp, r2, m, h, minv);                               /* x mod m */
+  mul->mont_mul(tmp, base, r2, m, h, minv);                               /* x R mod m */
   memcpy(base, tmp, h * LIMB_BYTES);
   int started = 0;
   for (size_t bit = en * LIMB_BITS; bit-- > 0;) {
@@ -112,8 +112,8 @@ static void add_into(crisp_limb *z, size_t n, const crisp_limb *x, size_t xn) {
 
 /* Garner: h = qinv (m1 - m2) mod p, with m2 reduced mod p first (q may
  * exceed p); result = m2 + h q < p q. Uses acc, base, wide and x. */
-static void garner(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, const crisp_limb *qinv, size_t h,
-                   crisp_limb pinv) {
+static void garner(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, const crisp_limb *qinv,
+                   size_t h, crisp_limb pinv) {
   const crisp_bn_mont_mul_impl *mul = crisp_active_bn_mont_mul();
   crisp_limb *const m2p = s->acc, *const diff = s->base, *const tmp = s->x;
   memcpy(s->wide, s->m2, h * LIMB_BYTES);
@@ -122,16 +122,16 @@ static void garner(const crt_scratch *s, const crisp_limb *p, const crisp_limb *
   const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
   const crisp_limb add_p = 0 - bn_value_barrier(borrow);
   for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
-  add_into(diff, h, tmp, h); /* + p when it borrowed */
+  add_into(diff, h, tmp, h);                    /* + p when it borrowed */
   mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */
-  mul->mont_mul(s->acc, tmp, diff, p, h, pinv);  /* qinv (m1 - m2) mod p */
+  mul->mont_mul(s->acc, tmp, diff, p, h, pinv); /* qinv (m1 - m2) mod p */
   crisp_active_bn_mul()->mul(s->result, s->acc, h, q, h);
   add_into(s->result, 2 * h, s->m2, h);
 }
 
 /* The check's bases: base = r mod p, acc = r mod q (r = s->result). */
-static void reduce_result(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, size_t h, crisp_limb pinv,
-                          crisp_limb qinvm) {
+static void reduce_result(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q, size_t h,
+                          crisp_limb pinv, crisp_limb qinvm) {
   memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
   reduce_wide(s->base, s->wide, p, s->r2p, h, pinv, s->x);
   memcpy(s->wide, s->result, 2 * h * LIMB_BYTES);
@@ -217,8 +217,7 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
   /* Key and range checks as masks (all ones = bad). */
   crisp_active_bn_mul()->mul(s->n, p, h, q, h);
   const crisp_limb bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]) | halves_equal(p, q, h);
-  const crisp_limb bad_range =
-      ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
+  const crisp_limb bad_range = ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
 
   /* c mod p, c mod q */
   half_r2_pair(s->r2p, s->r2q, p, q, h, pinv, qinvm);
@@ -283,8 +282,9 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
 }
 
 int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
-                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
-                                const crisp_limb *e, size_t en, void (*fault)(crisp_limb *m1, size_t half)) {
+                                const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv,
+                                size_t half, const crisp_limb *e, size_t en,
+                                void (*fault)(crisp_limb *m1, size_t half)) {
   if (!r || !c || !p || !q || !dp || !dq || !qinv || !half || (e && !en)) return CRISP_E_INVALID;
   if (half > CRISP_BN_MONT_MAX_LIMBS / 2 || (e && en > SIZE_MAX / LIMB_BITS / 2)) return CRISP_E_RANGE;
   const size_t h = half, nn = 2 * half, wide = nn * LIMB_BYTES, narrow = h * LIMB_BYTES;

@@ -51,9 +51,9 @@ typedef enum crisp_level_id {
  * not stored: src/implementations.def says it, and the descriptor's type
  * must match. */
 typedef struct crisp_impl_info {
-  const char *name;     /* level, then optionally '-' and a qualifier: "x86_64-adx" */
+  const char *name; /* level, then optionally '-' and a qualifier: "x86_64-adx" */
   crisp_level_id level;
-  uint32_t features;    /* every CRISP_CPU_* bit the code executes */
+  uint32_t features; /* every CRISP_CPU_* bit the code executes */
 } crisp_impl_info;
 
 /* Per implementation in src/implementations.def: its place, level and
@@ -161,8 +161,7 @@ typedef struct crisp_md5_impl {
  * any size; the states are distinct. */
 typedef struct crisp_md5_many_impl {
   crisp_impl_info info;
-  void (*blocks_many)(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
-                      size_t n);
+  void (*blocks_many)(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[], size_t n);
 } crisp_md5_many_impl;
 
 /* Room an implementation has for its Poly1305 state inside a context
@@ -226,10 +225,10 @@ typedef struct crisp_bn_mul_add_impl {
  * handle so that the front-end's ladder runs instead. */
 typedef struct crisp_bn_mont_mul_impl {
   crisp_impl_info info;
-  void (*mont_mul)(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                   size_t n, crisp_limb minv);
-  int (*mod_exp)(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
-                 const crisp_limb *m, size_t n, crisp_limb minv);
+  void (*mont_mul)(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
+                   crisp_limb minv);
+  int (*mod_exp)(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
+                 size_t n, crisp_limb minv);
 } crisp_bn_mont_mul_impl;
 
 /* BN_MONT_SQR: r = a * a * R^-1 mod m, same contract as mont_mul. */
@@ -339,18 +338,19 @@ enum {
 #define CRISP_KERNEL(name, ENUM, type, jdk_switch) crisp_kernel_position_##name,
   CRISP_KERNEL_LIST(CRISP_KERNEL)
 #undef CRISP_KERNEL
-  crisp_kernel_listed
+      crisp_kernel_listed
 };
-_Static_assert((int)crisp_kernel_listed == (int)CRISP_KERNEL_COUNT, "src/kernel_list.h names every crisp_kernel");
-#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
-  _Static_assert((int)crisp_kernel_position_##name == (int)CRISP_KERNEL_##ENUM,                         \
+_Static_assert((int)crisp_kernel_listed == (int)CRISP_KERNEL_COUNT,
+               "src/kernel_list.h names every crisp_kernel");
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                              \
+  _Static_assert((int)crisp_kernel_position_##name == (int)CRISP_KERNEL_##ENUM, \
                  "src/kernel_list.h follows the order of crisp_kernel");
 CRISP_KERNEL_LIST(CRISP_KERNEL)
 #undef CRISP_KERNEL
 
-#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
-  static inline const type *crisp_impl_as_##name(const crisp_impl_info *info) {                     \
-    return (const type *)(const void *)((const char *)info - offsetof(type, info));                 \
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                  \
+  static inline const type *crisp_impl_as_##name(const crisp_impl_info *info) {     \
+    return (const type *)(const void *)((const char *)info - offsetof(type, info)); \
   }
 CRISP_KERNEL_LIST(CRISP_KERNEL)
 #undef CRISP_KERNEL

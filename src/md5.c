@@ -26,7 +26,9 @@ typedef struct md5_stream {
 static_assert(sizeof(md5_stream) <= CRISP_MD5_CTX_SIZE, "a stream fits the public context");
 static_assert(_Alignof(md5_stream) <= 8, "the public context promises 8-byte alignment is enough");
 
-static md5_stream *stream_of(crisp_md5_ctx *ctx) { return (md5_stream *)(void *)ctx->opaque; }
+static md5_stream *stream_of(crisp_md5_ctx *ctx) {
+  return (md5_stream *)(void *)ctx->opaque;
+}
 
 void crisp_md5_init(crisp_md5_ctx *context) {
   if (!context) return;
@@ -111,8 +113,8 @@ void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZ
 
 /* Up to MANY_CHUNK streams: first the lanes whose buffered partial block the
  * new data completes, then every lane's whole blocks, then the tails. */
-static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const context[], const void *const data[],
-                         const size_t len[], size_t n) {
+static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const context[],
+                         const void *const data[], const size_t len[], size_t n) {
   md5_stream *ctx[MANY_CHUNK];
   for (size_t i = 0; i < n; i++) ctx[i] = stream_of(context[i]);
   uint32_t *states[MANY_CHUNK];
@@ -147,7 +149,8 @@ static void update_chunk(const crisp_md5_many_impl *many, crisp_md5_ctx *const c
   }
 }
 
-void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[], const size_t len[], size_t n) {
+void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[], const size_t len[],
+                           size_t n) {
   if (!ctx || !data || !len) return;
   for (size_t i = 0; i < n; i++)
     if (!ctx[i] || !stream_of(ctx[i])->impl || (!data[i] && len[i])) return;
@@ -159,8 +162,8 @@ void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[],
 }
 
 /* Whole blocks of every message in lanes, then the padded tails in lanes. */
-static void many_chunk(const crisp_md5_many_impl *many, const void *const data[], const size_t len[], size_t n,
-                       uint8_t digests[][CRISP_MD5_DIGEST_SIZE]) {
+static void many_chunk(const crisp_md5_many_impl *many, const void *const data[], const size_t len[],
+                       size_t n, uint8_t digests[][CRISP_MD5_DIGEST_SIZE]) {
   uint32_t state_storage[MANY_CHUNK][4];
   uint8_t tails[MANY_CHUNK][2 * CRISP_MD5_BLOCK_SIZE];
   uint32_t *states[MANY_CHUNK];
@@ -183,7 +186,8 @@ static void many_chunk(const crisp_md5_many_impl *many, const void *const data[]
   for (size_t i = 0; i < n; i++) md5_digest(digests[i], state_storage[i]);
 }
 
-void crisp_md5_many(const void *const data[], const size_t len[], size_t n, uint8_t digests[][CRISP_MD5_DIGEST_SIZE]) {
+void crisp_md5_many(const void *const data[], const size_t len[], size_t n,
+                    uint8_t digests[][CRISP_MD5_DIGEST_SIZE]) {
   if (!data || !len || !digests) return;
   for (size_t i = 0; i < n; i++)
     if (!data[i] && len[i]) return;

@@ -29,8 +29,10 @@ typedef struct poly1305_frontend {
 } poly1305_frontend;
 
 static_assert(sizeof(poly1305_frontend) == CRISP_POLY1305_CTX_SIZE, "context layout is part of the ABI");
-static_assert(offsetof(poly1305_frontend, state) == HEADER_SIZE, "the state starts a cache line when the context does");
-static_assert(_Alignof(poly1305_frontend) <= _Alignof(crisp_poly1305_ctx), "the public type is aligned for the fields");
+static_assert(offsetof(poly1305_frontend, state) == HEADER_SIZE,
+              "the state starts a cache line when the context does");
+static_assert(_Alignof(poly1305_frontend) <= _Alignof(crisp_poly1305_ctx),
+              "the public type is aligned for the fields");
 
 __attribute__((noinline)) void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx,
                                                               const uint8_t key[32]) {

@@ -20,19 +20,19 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define CRISP_TUNING_LIST(CRISP_TUNING)                                                             \
-  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 24, 8)                  \
-  CRISP_TUNING(POLY1305_AVX512IFMA_WARM, "poly1305 avx512ifma warm_blocks", 32, 8)                  \
-  CRISP_TUNING(POLY1305_AVX512_COLD, "poly1305 avx512 cold_blocks", 48, 8)                          \
-  CRISP_TUNING(POLY1305_AVX512_WARM, "poly1305 avx512 warm_blocks", 8, 8)                           \
-  CRISP_TUNING(POLY1305_AVX2_COLD, "poly1305 avx2 cold_blocks", 72, 4)                              \
+#define CRISP_TUNING_LIST(CRISP_TUNING)                                            \
+  CRISP_TUNING(POLY1305_AVX512IFMA_COLD, "poly1305 avx512ifma cold_blocks", 24, 8) \
+  CRISP_TUNING(POLY1305_AVX512IFMA_WARM, "poly1305 avx512ifma warm_blocks", 32, 8) \
+  CRISP_TUNING(POLY1305_AVX512_COLD, "poly1305 avx512 cold_blocks", 48, 8)         \
+  CRISP_TUNING(POLY1305_AVX512_WARM, "poly1305 avx512 warm_blocks", 8, 8)          \
+  CRISP_TUNING(POLY1305_AVX2_COLD, "poly1305 avx2 cold_blocks", 72, 4)             \
   CRISP_TUNING(POLY1305_AVX2_WARM, "poly1305 avx2 warm_blocks", 8, 4)
 
 typedef enum crisp_tuning_id {
 #define CRISP_TUNING(ID, name, default_value, minimum) CRISP_TUNING_##ID,
   CRISP_TUNING_LIST(CRISP_TUNING)
 #undef CRISP_TUNING
-  CRISP_TUNING_COUNT
+      CRISP_TUNING_COUNT
 } crisp_tuning_id;
 
 extern _Atomic uint32_t crisp_tuning_values[CRISP_TUNING_COUNT];

@@ -66,10 +66,7 @@ void crisp_scrub_set_width(int width);
  * crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(n)). */
 #if defined(__x86_64__)
 #define CRISP_SCRUB_EXP_BYTES(n) \
-  ((n) <= 31    ? (size_t)10240  \
-   : (n) <= 64  ? (size_t)12288  \
-   : (n) <= 128 ? (size_t)16384  \
-                : (size_t)22528)
+  ((n) <= 31 ? (size_t)10240 : (n) <= 64 ? (size_t)12288 : (n) <= 128 ? (size_t)16384 : (size_t)22528)
 #else
 #define CRISP_SCRUB_EXP_BYTES(n) ((size_t)10240 + 0 * (n))
 #endif

@@ -112,7 +112,8 @@ static inline void ref_mod(crisp_limb *r, const crisp_limb *a, size_t an, const 
 }
 
 /* r[0..n) = a mod m one bit at a time: r = 2r + bit, minus m when r >= m. */
-static inline void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m, size_t n) {
+static inline void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an, const crisp_limb *m,
+                                   size_t n) {
   crisp_limb acc[REF_MAX_LIMBS + 1], mm[REF_MAX_LIMBS + 1];
   memset(acc, 0, (n + 1) * sizeof *acc);
   memcpy(mm, m, n * sizeof *m);
@@ -133,15 +134,16 @@ static inline void ref_mod_bitwise(crisp_limb *r, const crisp_limb *a, size_t an
 }
 
 /* r = a * b mod m, all n limbs. */
-static inline void ref_mul_mod(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
+static inline void ref_mul_mod(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                               size_t n) {
   static crisp_limb t[2 * REF_MAX_LIMBS];
   ref_mul(t, a, n, b, n);
   ref_mod(r, t, 2 * n, m, n);
 }
 
 /* r = base^exp mod m by left-to-right square and multiply. */
-static inline void ref_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
-                        size_t n) {
+static inline void ref_mod_exp(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
+                               const crisp_limb *m, size_t n) {
   crisp_limb acc[REF_MAX_LIMBS], one[REF_MAX_LIMBS];
   memset(one, 0, n * sizeof *one);
   one[0] = 1;

@@ -71,16 +71,16 @@ static inline char *test_hex(const uint8_t *bytes, size_t len, char *out) {
 
 /* Compares two byte strings; on a difference prints both in hex with a
  * context line so the failure names the implementation and the case. */
-#define assert_bytes_equal(actual, expected, len, ...)                                              \
-  do {                                                                                               \
-    if (memcmp((actual), (expected), (len)) != 0) {                                                  \
-      char actual_hex_[2 * 64 + 1], expected_hex_[2 * 64 + 1];                                       \
-      size_t shown_ = (len) < 64 ? (len) : 64;                                                       \
-      print_error(__VA_ARGS__);                                                                      \
-      print_error("\n   got      %s\n   expected %s\n", test_hex((actual), shown_, actual_hex_),    \
-                  test_hex((expected), shown_, expected_hex_));                                      \
-      fail();                                                                                        \
-    }                                                                                                \
+#define assert_bytes_equal(actual, expected, len, ...)                                           \
+  do {                                                                                           \
+    if (memcmp((actual), (expected), (len)) != 0) {                                              \
+      char actual_hex_[2 * 64 + 1], expected_hex_[2 * 64 + 1];                                   \
+      size_t shown_ = (len) < 64 ? (len) : 64;                                                   \
+      print_error(__VA_ARGS__);                                                                  \
+      print_error("\n   got      %s\n   expected %s\n", test_hex((actual), shown_, actual_hex_), \
+                  test_hex((expected), shown_, expected_hex_));                                  \
+      fail();                                                                                    \
+    }                                                                                            \
   } while (0)
 
 /* ---- keys ------------------------------------------------------------- */

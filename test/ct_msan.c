@@ -33,8 +33,9 @@ static void ct_declassify(const void *p, size_t len) {
 /* Block boundaries, the 4-, 8- and 16-block widths of the vector kernels,
  * their cold and warm crossovers (512 B, 768 B, 1152 B), the AEAD open's
  * buffer and keyed-entry limits (1984 B, 2048 B), long messages. */
-static const size_t lengths[] = {0,   1,   15,  16,   17,   63,   64,   65,   127,  128,  129,  255,  256,  257, 511,
-                                 512, 513, 767, 768, 1000, 1031, 1152, 1153, 1984, 1985, 2047, 2048, 4096, 4111};
+static const size_t lengths[] = {0,    1,    15,   16,   17,   63,   64,   65,   127, 128,
+                                 129,  255,  256,  257,  511,  512,  513,  767,  768, 1000,
+                                 1031, 1152, 1153, 1984, 1985, 2047, 2048, 4096, 4111};
 
 static unsigned long checks;
 
@@ -146,9 +147,11 @@ static void chacha20_case(const char *name, const uint8_t *message, size_t len, 
     memcpy(secret_message, message, len);
     ct_secret(secret_key, 32);
     ct_secret(secret_message, len);
-    int status = x == 0   ? crisp_chacha20(got, secret_message, len, secret_key, nonce, 3)
-                 : x == 1 ? crisp_chacha20_poly1305_seal(got, tag, secret_message, len, ad, sizeof ad, nonce, secret_key)
-                          : crisp_xchacha20_poly1305_seal(got, tag, secret_message, len, ad, sizeof ad, nonce, secret_key);
+    int status =
+        x == 0 ? crisp_chacha20(got, secret_message, len, secret_key, nonce, 3)
+        : x == 1
+            ? crisp_chacha20_poly1305_seal(got, tag, secret_message, len, ad, sizeof ad, nonce, secret_key)
+            : crisp_xchacha20_poly1305_seal(got, tag, secret_message, len, ad, sizeof ad, nonce, secret_key);
     ct_declassify(&status, sizeof status);
     ct_declassify(got, len);
     ct_declassify(tag, 16);
@@ -359,7 +362,8 @@ static void test_mod_exp2(void) {
       test_fill_random(e1, sizeof e1);
       ct_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
       ct_pin_montgomery("generic");
-      if (crisp_bn_mod_exp2(want0, want1, b0, b1, e0, e1, en, m0, m1, n) != CRISP_OK) ct_fail("generic mod_exp2");
+      if (crisp_bn_mod_exp2(want0, want1, b0, b1, e0, e1, en, m0, m1, n) != CRISP_OK)
+        ct_fail("generic mod_exp2");
       ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
       ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
       ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
@@ -441,7 +445,8 @@ int main(void) {
   if (__msan_test_shadow(&probe, 1) != 0)
     ct_fail("ct_secret did not poison: is this a MemorySanitizer build?");
 #ifndef CRISP_TEST_CT_MSAN_COPIES_H
-  ct_fail("memcpy and its kin are unchecked: build with -include test/ct_msan_copies.h (scripts/hardening.sh)");
+  ct_fail(
+      "memcpy and its kin are unchecked: build with -include test/ct_msan_copies.h (scripts/hardening.sh)");
 #endif
   printf("# level %s on %s\n", crisp_level(), crisp_cpu_brand());
   test_poly1305();

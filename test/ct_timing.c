@@ -125,7 +125,8 @@ static void run_chacha20(void) {
   crisp_chacha20(chacha20_out, work.message, work.len, work.key, chacha20_nonce, 1);
 }
 static void run_chacha20_poly1305(void) {
-  crisp_chacha20_poly1305_seal(chacha20_out, work.tag, work.message, work.len, NULL, 0, chacha20_nonce, work.key);
+  crisp_chacha20_poly1305_seal(chacha20_out, work.tag, work.message, work.len, NULL, 0, chacha20_nonce,
+                               work.key);
 }
 
 /* ChaCha20-Poly1305 open: the key is the secret. Each sample seals the
@@ -204,7 +205,8 @@ static void run_mod_exp(void) {
 /* mod_exp2: both bases secret (fixed against random), one random exponent
  * for both halves, both mod the same modulus. */
 static void run_mod_exp2(void) {
-  crisp_bn_mod_exp2(work.r, work.product, work.a, work.b, work.exp, work.exp, work.en, work.m, work.m, work.n);
+  crisp_bn_mod_exp2(work.r, work.product, work.a, work.b, work.exp, work.exp, work.en, work.m, work.m,
+                    work.n);
 }
 
 /* The RSA private operation on a fixed key of half-size primes (random,
@@ -452,7 +454,8 @@ int main(void) {
     for (size_t i = 0; i < count; i++) {
       ct_pin(CRISP_KERNEL_POLY1305, names[i]);
       work.len = 1024;
-      const target t = {"poly1305", names[i], "key, 64-byte updates", 1024, prepare_key, run_poly1305_stream, 20000};
+      const target t = {"poly1305",          names[i], "key, 64-byte updates", 1024, prepare_key,
+                        run_poly1305_stream, 20000};
       report(&t, scale);
     }
     ct_pin(CRISP_KERNEL_POLY1305, NULL);
@@ -467,11 +470,12 @@ int main(void) {
       for (size_t i = 0; i < count; i++) {
         ct_pin(CRISP_KERNEL_CHACHA20, names[i]);
         work.len = lengths[l];
-        const target stream = {"chacha20", names[i], "key fixed/random", lengths[l], prepare_key, run_chacha20,
-                               20000};
+        const target stream = {"chacha20",   names[i], "key fixed/random", lengths[l], prepare_key,
+                               run_chacha20, 20000};
         report(&stream, scale);
-        const target aead = {"chacha20", names[i], "seal key fixed/random", lengths[l], prepare_key,
-                             run_chacha20_poly1305, 20000};
+        const target aead = {"chacha20", names[i],    "seal key fixed/random",
+                             lengths[l], prepare_key, run_chacha20_poly1305,
+                             20000};
         report(&aead, scale);
       }
     /* open on every path: the key block joined to the message or beside
@@ -591,7 +595,7 @@ int main(void) {
         const target base = {"bn_mod_exp2", names[i], "bases fixed/random", exp_sizes[s], prepare_base,
                              run_mod_exp2,  1500};
         report(&base, scale);
-        const target exponent = {"bn_mod_exp2", names[i],        "exponent sparse/random",
+        const target exponent = {"bn_mod_exp2", names[i],         "exponent sparse/random",
                                  exp_sizes[s],  prepare_exponent, run_mod_exp2,
                                  1500};
         report(&exponent, scale);

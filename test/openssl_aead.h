@@ -9,8 +9,9 @@
 
 /* ct[0..len) and tag = OpenSSL's seal of pt with ad under key and a
  * 12-byte nonce. */
-static inline void openssl_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
-                                size_t ad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+static inline void openssl_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                const uint8_t *ad, size_t ad_len, const uint8_t nonce[12],
+                                const uint8_t key[32]) {
   EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
   int n = 0;
   assert_non_null(c);

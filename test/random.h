@@ -26,7 +26,9 @@ static inline uint64_t test_rand64(void) {
 }
 
 /* Uniform enough in [0, bound) for test purposes; 0 when bound is 0. */
-static inline size_t test_rand_below(size_t bound) { return bound ? (size_t)(test_rand64() % bound) : 0; }
+static inline size_t test_rand_below(size_t bound) {
+  return bound ? (size_t)(test_rand64() % bound) : 0;
+}
 
 static inline void test_fill_random(void *out, size_t len) {
   uint8_t *p = out;

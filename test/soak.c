@@ -37,7 +37,9 @@ static uint64_t next(rng *g) {
   return z ^ (z >> 31);
 }
 
-static size_t below(rng *g, size_t bound) { return (size_t)(next(g) % bound); }
+static size_t below(rng *g, size_t bound) {
+  return (size_t)(next(g) % bound);
+}
 
 static rng case_rng(uint64_t seed, unsigned kernel, uint64_t index) {
   rng g = {seed ^ (0xd1b54a32d192ed03ull * (kernel + 1))};
@@ -50,28 +52,42 @@ static rng case_rng(uint64_t seed, unsigned kernel, uint64_t index) {
 static uint64_t edge_limb(rng *g) {
   const uint64_t r = next(g);
   switch (below(g, 16)) {
-    case 0: return 0;
-    case 1: return ~0ull;
-    case 2: return 1;
-    case 3: return 1ull << 63;
-    case 4: return ~0ull - 1;
-    case 5: return (1ull << 63) - 1;
-    case 6: return r & next(g) & next(g); /* sparse */
-    case 7: return r | next(g) | next(g); /* dense */
-    default: return r;
+    case 0:
+      return 0;
+    case 1:
+      return ~0ull;
+    case 2:
+      return 1;
+    case 3:
+      return 1ull << 63;
+    case 4:
+      return ~0ull - 1;
+    case 5:
+      return (1ull << 63) - 1;
+    case 6:
+      return r & next(g) & next(g); /* sparse */
+    case 7:
+      return r | next(g) | next(g); /* dense */
+    default:
+      return r;
   }
 }
 
 /* n limbs: all ones, all zero, a single bit, or edge limbs one by one. */
 static void edge_limbs(rng *g, crisp_limb *x, size_t n) {
   switch (below(g, 10)) {
-    case 0: for (size_t i = 0; i < n; i++) x[i] = ~0ull; break;
-    case 1: memset(x, 0, n * sizeof *x); break;
+    case 0:
+      for (size_t i = 0; i < n; i++) x[i] = ~0ull;
+      break;
+    case 1:
+      memset(x, 0, n * sizeof *x);
+      break;
     case 2:
       memset(x, 0, n * sizeof *x);
       x[below(g, n)] = 1ull << below(g, 64);
       break;
-    default: for (size_t i = 0; i < n; i++) x[i] = edge_limb(g);
+    default:
+      for (size_t i = 0; i < n; i++) x[i] = edge_limb(g);
   }
 }
 
@@ -81,11 +97,24 @@ static size_t edge_size(rng *g, size_t max) {
   static const size_t special[] = {8, 16, 20, 24, 32, 33, 40, 47, 48, 49, 64, 96, 128};
   size_t n;
   switch (below(g, 8)) {
-    case 0: case 1: case 2: n = 1 + below(g, 8); break;
-    case 3: case 4: n = 1 + below(g, 40); break;
-    case 5: n = special[below(g, sizeof special / sizeof special[0])]; break;
-    case 6: n = 1 + below(g, 130); break;
-    default: n = 1 + below(g, max); break;
+    case 0:
+    case 1:
+    case 2:
+      n = 1 + below(g, 8);
+      break;
+    case 3:
+    case 4:
+      n = 1 + below(g, 40);
+      break;
+    case 5:
+      n = special[below(g, sizeof special / sizeof special[0])];
+      break;
+    case 6:
+      n = 1 + below(g, 130);
+      break;
+    default:
+      n = 1 + below(g, max);
+      break;
   }
   return n < max ? n : max;
 }
@@ -104,7 +133,9 @@ static void edge_modulus(rng *g, crisp_limb *m, size_t n) {
       for (size_t i = 0; i < n; i++) m[i] = ~0ull;
       m[0] -= 2 * below(g, 1000);
       break;
-    case 2: for (size_t i = 0; i < n; i++) m[i] = ~0ull; break;
+    case 2:
+      for (size_t i = 0; i < n; i++) m[i] = ~0ull;
+      break;
     case 3:
       edge_limbs(g, m, n);
       m[n - 1] = 1 + below(g, 3);
@@ -120,8 +151,12 @@ static void edge_modulus(rng *g, crisp_limb *m, size_t n) {
 /* x < m: edge values (0, 1, m-1, m-2) or edge limbs reduced by GMP. */
 static void edge_below(rng *g, crisp_limb *x, const crisp_limb *m, size_t n) {
   switch (below(g, 8)) {
-    case 0: memset(x, 0, n * sizeof *x); return;
-    case 1: memset(x, 0, n * sizeof *x), x[0] = n > 1 || m[0] > 1; return;
+    case 0:
+      memset(x, 0, n * sizeof *x);
+      return;
+    case 1:
+      memset(x, 0, n * sizeof *x), x[0] = n > 1 || m[0] > 1;
+      return;
     case 2:
     case 3: {
       memcpy(x, m, n * sizeof *x);
@@ -176,11 +211,20 @@ enum { POLY1305_MAX = 4200 };
 static void edge_key(rng *g, uint8_t key[32]) {
   for (int i = 0; i < 32; i++) key[i] = (uint8_t)next(g);
   switch (below(g, 6)) {
-    case 0: memset(key, 0xff, 16); break;
-    case 1: memset(key, 0, 16), key[0] = (uint8_t)(1u << below(g, 3)); break;
-    case 2: memset(key, 0xff, 32); break;
-    case 3: memset(key + 16, below(g, 2) ? 0xff : 0, 16); break;
-    default: break;
+    case 0:
+      memset(key, 0xff, 16);
+      break;
+    case 1:
+      memset(key, 0, 16), key[0] = (uint8_t)(1u << below(g, 3));
+      break;
+    case 2:
+      memset(key, 0xff, 32);
+      break;
+    case 3:
+      memset(key + 16, below(g, 2) ? 0xff : 0, 16);
+      break;
+    default:
+      break;
   }
 }
 
@@ -198,18 +242,29 @@ static size_t near_prime_message(rng *g, uint8_t key[32], uint8_t *data) {
 }
 
 static size_t edge_message(rng *g, uint8_t key[32], uint8_t *data) {
-  static const size_t lengths[] = {0, 1, 15, 16, 17, 31, 32, 63, 64, 65, 127, 128, 129, 255, 256, 511, 512, 513,
-                                   767, 768, 1023, 1024, 1151, 1152, 1153, 2048, 4095, 4096};
+  static const size_t lengths[] = {0,    1,    15,   16,   17,   31,   32,   63,  64,  65,
+                                   127,  128,  129,  255,  256,  511,  512,  513, 767, 768,
+                                   1023, 1024, 1151, 1152, 1153, 2048, 4095, 4096};
   if (below(g, 16) == 0) return near_prime_message(g, key, data);
   size_t len;
   switch (below(g, 4)) {
-    case 0: len = lengths[below(g, sizeof lengths / sizeof lengths[0])]; break;
-    case 1: len = below(g, 129); break;
-    default: len = below(g, POLY1305_MAX + 1); break;
+    case 0:
+      len = lengths[below(g, sizeof lengths / sizeof lengths[0])];
+      break;
+    case 1:
+      len = below(g, 129);
+      break;
+    default:
+      len = below(g, POLY1305_MAX + 1);
+      break;
   }
   switch (below(g, 4)) {
-    case 0: memset(data, 0xff, len); break; /* drives the accumulator high */
-    case 1: memset(data, 0, len); break;
+    case 0:
+      memset(data, 0xff, len);
+      break; /* drives the accumulator high */
+    case 1:
+      memset(data, 0, len);
+      break;
     default:
       for (size_t i = 0; i < len; i += 8) {
         const uint64_t v = edge_limb(g);
@@ -238,7 +293,8 @@ static int poly1305_case(rng *g, uint64_t index) {
   }
   crisp_poly1305_final(ctx, stream);
   int bad = memcmp(tag, sodium_tag, 16) != 0 || memcmp(stream, sodium_tag, 16) != 0;
-  if (index % 4 == 0) bad |= !openssl_poly1305_tag(openssl_tag, data, len, key) || memcmp(tag, openssl_tag, 16);
+  if (index % 4 == 0)
+    bad |= !openssl_poly1305_tag(openssl_tag, data, len, key) || memcmp(tag, openssl_tag, 16);
   if (verbose) {
     print_bytes("key", key, 32);
     print_bytes("message", data, len);
@@ -257,10 +313,15 @@ enum { MD5_MAX = 4200, MD5_STREAMS = 40 };
 /* Lengths around the 56-byte padding boundary and the block size, or any. */
 static size_t md5_message(rng *g, uint8_t *data) {
   static const size_t lengths[] = {0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4096};
-  const size_t len = below(g, 3) ? below(g, MD5_MAX + 1) : lengths[below(g, sizeof lengths / sizeof lengths[0])];
+  const size_t len =
+      below(g, 3) ? below(g, MD5_MAX + 1) : lengths[below(g, sizeof lengths / sizeof lengths[0])];
   switch (below(g, 3)) {
-    case 0: memset(data, 0xff, len); break;
-    case 1: memset(data, 0, len); break;
+    case 0:
+      memset(data, 0xff, len);
+      break;
+    case 1:
+      memset(data, 0, len);
+      break;
     default:
       for (size_t i = 0; i < len; i += 8) {
         const uint64_t v = next(g);
@@ -311,10 +372,12 @@ static int md5_many_case(rng *g, uint64_t index) {
   crisp_md5_many(pointers, lengths, n, digests);
   int bad = 0;
   for (size_t i = 0; i < n; i++) {
-    const int differs = !EVP_Digest(data[i], lengths[i], want, NULL, EVP_md5(), NULL) || memcmp(digests[i], want, 16);
+    const int differs =
+        !EVP_Digest(data[i], lengths[i], want, NULL, EVP_md5(), NULL) || memcmp(digests[i], want, 16);
     if (verbose && differs) {
       printf("    message %zu of %zu:\n", i, n);
-      print_bytes("message", data[i], lengths[i]), print_bytes("crisp", digests[i], 16), print_bytes("OpenSSL", want, 16);
+      print_bytes("message", data[i], lengths[i]), print_bytes("crisp", digests[i], 16),
+          print_bytes("OpenSSL", want, 16);
     }
     bad |= differs;
   }
@@ -369,7 +432,8 @@ static int bn_mul_add_case(rng *g, uint64_t index) {
   if (verbose) {
     print_limbs("x", x, n), printf("    k = %016llx\n", (unsigned long long)k);
     print_limbs("crisp", z, n), print_limbs("GMP", want, n);
-    printf("    carry crisp %016llx, GMP %016llx\n", (unsigned long long)carry, (unsigned long long)want_carry);
+    printf("    carry crisp %016llx, GMP %016llx\n", (unsigned long long)carry,
+           (unsigned long long)want_carry);
   }
   return bad;
 }
@@ -379,8 +443,8 @@ static int bn_mul_add_case(rng *g, uint64_t index) {
 enum { MONT_MAX = 64 };
 
 /* r == a b R^-1 mod m, checked as r < m and r R == a b (mod m). */
-static int montgomery_holds(const crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                            size_t n) {
+static int montgomery_holds(const crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                            const crisp_limb *m, size_t n) {
   mpz_t zr, za, zb, zm, left, right;
   mpz_roinit_n(zr, (const mp_limb_t *)r, (mp_size_t)n), mpz_roinit_n(za, (const mp_limb_t *)a, (mp_size_t)n);
   mpz_roinit_n(zb, (const mp_limb_t *)b, (mp_size_t)n), mpz_roinit_n(zm, (const mp_limb_t *)m, (mp_size_t)n);
@@ -393,7 +457,8 @@ static int montgomery_holds(const crisp_limb *r, const crisp_limb *a, const cris
 }
 
 static BIGNUM *to_bignum(const crisp_limb *x, size_t n) {
-  return BN_lebin2bn((const unsigned char *)x, (int)(n * sizeof *x), NULL); /* x86-64 and arm64: little-endian limbs */
+  return BN_lebin2bn((const unsigned char *)x, (int)(n * sizeof *x),
+                     NULL); /* x86-64 and arm64: little-endian limbs */
 }
 
 /* OpenSSL's Montgomery product, R = 2^(64n) as crisp's (BN_MONT_CTX
@@ -433,8 +498,12 @@ static int montgomery_case(rng *g, uint64_t index, int square) {
   return bad;
 }
 
-static int bn_mont_mul_case(rng *g, uint64_t index) { return montgomery_case(g, index, 0); }
-static int bn_mont_sqr_case(rng *g, uint64_t index) { return montgomery_case(g, index, 1); }
+static int bn_mont_mul_case(rng *g, uint64_t index) {
+  return montgomery_case(g, index, 0);
+}
+static int bn_mont_sqr_case(rng *g, uint64_t index) {
+  return montgomery_case(g, index, 1);
+}
 
 /* Sizes mostly small (a case costs a whole exponentiation); the IFMA
  * exponentiation sizes (16, 24, 32 limbs) now and then with short exponents. */
@@ -448,7 +517,8 @@ static int mod_exp_case(rng *g, uint64_t index) {
   edge_limbs(g, exponent, en ? en : 1);
   const int status = crisp_bn_mod_exp(r, base, exponent, en, m, n);
   mpz_t zb, ze, zm, zr;
-  mpz_roinit_n(zb, (const mp_limb_t *)base, (mp_size_t)n), mpz_roinit_n(zm, (const mp_limb_t *)m, (mp_size_t)n);
+  mpz_roinit_n(zb, (const mp_limb_t *)base, (mp_size_t)n),
+      mpz_roinit_n(zm, (const mp_limb_t *)m, (mp_size_t)n);
   mpz_roinit_n(ze, (const mp_limb_t *)exponent, (mp_size_t)(en ? en : 1));
   if (!en) mpz_roinit_n(ze, NULL, 0);
   mpz_init(zr);
@@ -522,18 +592,25 @@ static void pin(const soak_kernel *k, const char *impl) {
 int main(int argc, char **argv) {
   const char *env_cases = getenv("CRISP_SOAK_CASES"), *env_seed = getenv("CRISP_TEST_SEED");
   uint64_t cases = env_cases && *env_cases ? strtoull(env_cases, NULL, 0) : 1000000;
-  soak_seed = env_seed && *env_seed ? strtoull(env_seed, NULL, 0) : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
+  soak_seed =
+      env_seed && *env_seed ? strtoull(env_seed, NULL, 0) : (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
   const char *only_kernels = NULL, *only_impl = NULL;
   long long single = -1;
   for (int i = 1; i < argc; i++) {
     const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--cases") && value) cases = strtoull(value, NULL, 0), i++;
-    else if (!strcmp(argv[i], "--seed") && value) soak_seed = strtoull(value, NULL, 0), i++;
-    else if (!strcmp(argv[i], "--kernel") && value) only_kernels = value, i++;
-    else if (!strcmp(argv[i], "--impl") && value) only_impl = value, i++;
-    else if (!strcmp(argv[i], "--case") && value) single = strtoll(value, NULL, 0), i++;
+    if (!strcmp(argv[i], "--cases") && value)
+      cases = strtoull(value, NULL, 0), i++;
+    else if (!strcmp(argv[i], "--seed") && value)
+      soak_seed = strtoull(value, NULL, 0), i++;
+    else if (!strcmp(argv[i], "--kernel") && value)
+      only_kernels = value, i++;
+    else if (!strcmp(argv[i], "--impl") && value)
+      only_impl = value, i++;
+    else if (!strcmp(argv[i], "--case") && value)
+      single = strtoll(value, NULL, 0), i++;
     else {
-      fprintf(stderr, "usage: %s [--cases N] [--seed S] [--kernel K[,K...]] [--impl NAME] [--case I]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--cases N] [--seed S] [--kernel K[,K...]] [--impl NAME] [--case I]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -542,9 +619,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   verbose = single >= 0; /* one case: print its inputs and outputs */
-  printf("# soak seed 0x%016llx (replay: CRISP_TEST_SEED=0x%016llx or --seed), %llu cases per kernel and "
-         "implementation\n",
-         (unsigned long long)soak_seed, (unsigned long long)soak_seed, (unsigned long long)cases);
+  printf(
+      "# soak seed 0x%016llx (replay: CRISP_TEST_SEED=0x%016llx or --seed), %llu cases per kernel and "
+      "implementation\n",
+      (unsigned long long)soak_seed, (unsigned long long)soak_seed, (unsigned long long)cases);
   unsigned long long mismatches = 0, total = 0;
   const double start = now();
   for (unsigned k = 0; k < KERNEL_COUNT; k++) {
@@ -562,9 +640,10 @@ int main(int argc, char **argv) {
         if (verbose) printf("  %s %s case %llu:\n", kernel->name, impl, (unsigned long long)c);
         if (kernel->run(&g, c)) {
           if (bad < 5 && !verbose) {
-            printf("MISMATCH %s %s case %llu: replay with --seed 0x%016llx --kernel %s --impl %s --case %llu\n",
-                   kernel->name, impl, (unsigned long long)c, (unsigned long long)soak_seed, kernel->name, impl,
-                   (unsigned long long)c);
+            printf(
+                "MISMATCH %s %s case %llu: replay with --seed 0x%016llx --kernel %s --impl %s --case %llu\n",
+                kernel->name, impl, (unsigned long long)c, (unsigned long long)soak_seed, kernel->name, impl,
+                (unsigned long long)c);
             /* the case again, from the same inputs, printing them */
             rng again = case_rng(soak_seed, k, c);
             verbose = 1;
@@ -575,9 +654,9 @@ int main(int argc, char **argv) {
         }
       }
       const double seconds = now() - began;
-      printf("%-12s %-12s %10llu cases %6llu mismatches %8.1f s %10.0f cases/s  (vs %s)\n", kernel->name, impl,
-             (unsigned long long)(end - first), bad, seconds, (double)(end - first) / (seconds > 0 ? seconds : 1e-9),
-             kernel->peers);
+      printf("%-12s %-12s %10llu cases %6llu mismatches %8.1f s %10.0f cases/s  (vs %s)\n", kernel->name,
+             impl, (unsigned long long)(end - first), bad, seconds,
+             (double)(end - first) / (seconds > 0 ? seconds : 1e-9), kernel->peers);
       fflush(stdout);
       mismatches += bad, total += end - first;
     }

@@ -13,7 +13,8 @@ static const uint8_t abc_md5[16] = {0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0x
 
 static void test_strerror(void **state) {
   (void)state;
-  const int codes[] = {CRISP_OK, CRISP_E_INVALID, CRISP_E_RANGE, CRISP_E_UNSUPPORTED, CRISP_E_MISMATCH, CRISP_E_NOMEM};
+  const int codes[] = {CRISP_OK,         CRISP_E_INVALID, CRISP_E_RANGE, CRISP_E_UNSUPPORTED,
+                       CRISP_E_MISMATCH, CRISP_E_NOMEM};
   const int unknown[] = {1, -6, -100, 12345, INT_MIN, INT_MAX};
   const char *unknown_text = crisp_strerror(-100);
   assert_non_null(unknown_text);

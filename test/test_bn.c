@@ -26,20 +26,26 @@ static void fill_shape(crisp_limb *x, size_t n, int shape) {
   static const crisp_limb specials[] = {0, 1, ONES, TOP_BIT};
   for (size_t i = 0; i < n; i++) {
     switch (shape) {
-      case SHAPE_ONES: x[i] = ONES; break;
-      case SHAPE_TOP_BITS: x[i] = TOP_BIT; break;
+      case SHAPE_ONES:
+        x[i] = ONES;
+        break;
+      case SHAPE_TOP_BITS:
+        x[i] = TOP_BIT;
+        break;
       case SHAPE_MIXED: {
         const size_t pick = test_rand_below(5);
         x[i] = pick < 4 ? specials[pick] : test_rand64();
         break;
       }
-      default: x[i] = test_rand64();
+      default:
+        x[i] = test_rand64();
     }
   }
 }
 
 /* Fails with a context line when a and b (n limbs) differ. */
-#define assert_limbs_equal(a, b, n, ...) assert_bytes_equal((const uint8_t *)(a), (const uint8_t *)(b), (n) * 8, __VA_ARGS__)
+#define assert_limbs_equal(a, b, n, ...) \
+  assert_bytes_equal((const uint8_t *)(a), (const uint8_t *)(b), (n)*8, __VA_ARGS__)
 
 /* ---- the reference checks itself -------------------------------------- */
 
@@ -125,7 +131,8 @@ static void test_sqr(void **state) {
 }
 
 /* expected[0..n] = z0 + x * k (n + 1 limbs). */
-static void expected_mul_add(crisp_limb *expected, const crisp_limb *z0, const crisp_limb *x, size_t n, crisp_limb k) {
+static void expected_mul_add(crisp_limb *expected, const crisp_limb *z0, const crisp_limb *x, size_t n,
+                             crisp_limb k) {
   ref_mul(expected, x, n, &k, 1);
   crisp_limb carry = 0;
   for (size_t i = 0; i < n; i++) {
@@ -172,8 +179,8 @@ static void test_mul_add(void **state) {
 
 /* ---- Montgomery arithmetic -------------------------------------------- */
 
-static const size_t mont_sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 20, 23, 24,
-                                    25, 31, 32, 33, 40, 47, 48, 49, 63, 64, 65, 96, 128, 256};
+static const size_t mont_sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  12, 15, 16, 17, 20,  23,
+                                    24, 25, 31, 32, 33, 40, 47, 48, 49, 63, 64, 65, 96, 128, 256};
 enum { MONT_SIZE_COUNT = sizeof mont_sizes / sizeof mont_sizes[0] };
 
 /* Modulus shapes: 2^(64n)-1, 2^(64n-5)-1, 2^(64n-1)+1, just above 2^(64n-1)
@@ -183,7 +190,9 @@ enum { MODULUS_SHAPE_COUNT = 6 };
 
 static void make_modulus(crisp_limb *m, size_t n, int shape) {
   switch (shape) {
-    case 0: fill_shape(m, n, SHAPE_ONES); break;
+    case 0:
+      fill_shape(m, n, SHAPE_ONES);
+      break;
     case 1:
       fill_shape(m, n, SHAPE_ONES);
       m[n - 1] >>= 5;
@@ -238,7 +247,9 @@ static void check_mont_result(const char *what, const char *name, const crisp_li
 /* Operand pairs: random, a = b = m-1, 0 and random, 1 and m-1. */
 static void mont_operands(crisp_limb *a, crisp_limb *b, const crisp_limb *m, size_t n, int pair) {
   switch (pair) {
-    case 1: minus_one(a, m, n), minus_one(b, m, n); break;
+    case 1:
+      minus_one(a, m, n), minus_one(b, m, n);
+      break;
     case 2:
       memset(a, 0, n * sizeof *a);
       random_below(b, m, n);
@@ -248,14 +259,17 @@ static void mont_operands(crisp_limb *a, crisp_limb *b, const crisp_limb *m, siz
       a[0] = 1;
       minus_one(b, m, n);
       break;
-    default: random_below(a, m, n), random_below(b, m, n);
+    default:
+      random_below(a, m, n), random_below(b, m, n);
   }
 }
 enum { MONT_PAIR_COUNT = 5 };
 
 /* The slow reference dominates at the largest sizes: there, every other
  * modulus shape and operand pair. */
-static int mont_step(size_t n) { return n >= 96 ? 2 : 1; }
+static int mont_step(size_t n) {
+  return n >= 96 ? 2 : 1;
+}
 
 static void test_mont_mul(void **state) {
   (void)state;
@@ -365,8 +379,8 @@ static void test_mont_inv(void **state) {
 /* Runs crisp_bn_mod_exp under every mont_mul implementation (with the
  * mont_sqr implementation of the same name where there is one) and
  * compares with expected; also with r == base. */
-static void check_mod_exp_all(const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m, size_t n,
-                              const crisp_limb *expected, const char *what) {
+static void check_mod_exp_all(const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
+                              size_t n, const crisp_limb *expected, const char *what) {
   crisp_limb r[CRISP_BN_MONT_MAX_LIMBS + 1], alias[CRISP_BN_MONT_MAX_LIMBS];
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_BN_MONT_MUL, name) {
@@ -387,8 +401,8 @@ static void check_mod_exp_all(const crisp_limb *base, const crisp_limb *exp, siz
   crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL);
 }
 
-static void check_mod_exp(const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m, size_t n,
-                          const char *what) {
+static void check_mod_exp(const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
+                          size_t n, const char *what) {
   crisp_limb expected[CRISP_BN_MONT_MAX_LIMBS];
   ref_mod_exp(expected, base, exp, en, m, n);
   check_mod_exp_all(base, exp, en, m, n, expected, what);
@@ -628,7 +642,9 @@ static void test_errors_montgomery(void **state) {
 /* ---- GMP cross-checks ------------------------------------------------- */
 
 #ifdef CRISP_TEST_GMP
-static void to_mpz(mpz_t z, const crisp_limb *x, size_t n) { mpz_import(z, n, -1, sizeof *x, 0, 0, x); }
+static void to_mpz(mpz_t z, const crisp_limb *x, size_t n) {
+  mpz_import(z, n, -1, sizeof *x, 0, 0, x);
+}
 
 static void from_mpz(crisp_limb *x, size_t n, const mpz_t z) {
   size_t count = 0;
@@ -647,14 +663,21 @@ enum { GMP_MODULUS_KINDS = 5, GMP_OPERAND_KINDS = 6 };
 static void gmp_modulus(crisp_limb *m, size_t n, int kind) {
   fill_shape(m, n, SHAPE_RANDOM);
   switch (kind) {
-    case 0: fill_shape(m, n, SHAPE_ONES); break;
-    case 1: m[n - 1] = 1; break;
-    case 2: m[n - 1] = ONES; break;
+    case 0:
+      fill_shape(m, n, SHAPE_ONES);
+      break;
+    case 1:
+      m[n - 1] = 1;
+      break;
+    case 2:
+      m[n - 1] = ONES;
+      break;
     case 3:
       memset(m, 0, n * sizeof *m);
       m[n - 1] |= TOP_BIT;
       break;
-    default: m[n - 1] |= 1;
+    default:
+      m[n - 1] |= 1;
   }
   m[0] |= 1;
 }
@@ -662,7 +685,9 @@ static void gmp_modulus(crisp_limb *m, size_t n, int kind) {
 static void gmp_operand(crisp_limb *x, const crisp_limb *m, size_t n, int kind) {
   crisp_limb t[CRISP_BN_MONT_MAX_LIMBS];
   switch (kind) {
-    case 0: random_below(x, m, n); break;
+    case 0:
+      random_below(x, m, n);
+      break;
     case 1:
       fill_shape(t, n, SHAPE_MIXED);
       ref_mod(x, t, n, m, n);
@@ -671,12 +696,15 @@ static void gmp_operand(crisp_limb *x, const crisp_limb *m, size_t n, int kind) 
       fill_shape(t, n, SHAPE_ONES);
       ref_mod(x, t, n, m, n);
       break;
-    case 3: memset(x, 0, n * sizeof *x); break;
+    case 3:
+      memset(x, 0, n * sizeof *x);
+      break;
     case 4:
       memset(x, 0, n * sizeof *x);
       x[0] = 1;
       break;
-    default: minus_one(x, m, n);
+    default:
+      minus_one(x, m, n);
   }
 }
 
@@ -715,7 +743,8 @@ static void test_gmp_mont(void **state) {
                 assert_int_equal(crisp_bn_mont_sqr(r, a, m, n, minv), CRISP_OK);
               else
                 assert_int_equal(crisp_bn_mont_mul(r, a, b, m, n, minv), CRISP_OK);
-              assert_limbs_equal(r, expected, n, "bn_mont_%s %s vs GMP: n=%zu modulus kind %d operand kind %d\n",
+              assert_limbs_equal(r, expected, n,
+                                 "bn_mont_%s %s vs GMP: n=%zu modulus kind %d operand kind %d\n",
                                  square ? "sqr" : "mul", name, n, kind, ka);
               assert_true(r[n] == GUARD);
             }
@@ -730,8 +759,8 @@ static void test_gmp_mont(void **state) {
 static void test_gmp(void **state) {
   (void)state;
   static const size_t sizes[] = {1, 3, 16, 24, 32, 48, 64, 100, CRISP_BN_MONT_MAX_LIMBS};
-  crisp_limb m[CRISP_BN_MONT_MAX_LIMBS], base[CRISP_BN_MONT_MAX_LIMBS], exp[64], expected[CRISP_BN_MONT_MAX_LIMBS],
-      r[CRISP_BN_MONT_MAX_LIMBS];
+  crisp_limb m[CRISP_BN_MONT_MAX_LIMBS], base[CRISP_BN_MONT_MAX_LIMBS], exp[64],
+      expected[CRISP_BN_MONT_MAX_LIMBS], r[CRISP_BN_MONT_MAX_LIMBS];
   mpz_t zm, zb, ze, zr;
   mpz_inits(zm, zb, ze, zr, NULL);
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -739,7 +768,8 @@ static void test_gmp(void **state) {
     const size_t n = sizes[s], en = n > 64 ? 1 : n > 8 ? 8 : n;
     /* every modulus shape at the IFMA kernels' sizes (16-64 limbs), whose
      * vector doublings and borrows the shapes' runs of equal limbs reach */
-    const int first_shape = n >= 16 && n <= 64 ? 0 : 4, last_shape = n >= 16 && n <= 64 ? MODULUS_SHAPE_COUNT - 1 : 4;
+    const int first_shape = n >= 16 && n <= 64 ? 0 : 4,
+              last_shape = n >= 16 && n <= 64 ? MODULUS_SHAPE_COUNT - 1 : 4;
     for (int shape = first_shape; shape <= last_shape; shape++) {
       make_modulus(m, n, shape);
       random_below(base, m, n);
@@ -773,7 +803,8 @@ static void test_gmp(void **state) {
   if (sizeof(mp_limb_t) == sizeof(crisp_limb)) {
     const char *name;
     FOR_EACH_IMPL(CRISP_KERNEL_BN_MUL, name) {
-      crisp_limb x[MAX_PRODUCT_LIMBS], y[MAX_PRODUCT_LIMBS], z[2 * MAX_PRODUCT_LIMBS], g[2 * MAX_PRODUCT_LIMBS];
+      crisp_limb x[MAX_PRODUCT_LIMBS], y[MAX_PRODUCT_LIMBS], z[2 * MAX_PRODUCT_LIMBS],
+          g[2 * MAX_PRODUCT_LIMBS];
       for (int round = 0; round < 60; round++) {
         size_t xn = 1 + test_rand_below(MAX_PRODUCT_LIMBS), yn = 1 + test_rand_below(MAX_PRODUCT_LIMBS);
         if (yn > xn) yn = xn; /* mpn_mul wants xn >= yn */

@@ -34,8 +34,8 @@ typedef struct ct_case {
 
 /* Kernel-special sizes (16, 24, 32, 48, 64 limbs), a general one, tiny ones;
  * long exponents only where valgrind stays fast. */
-static const ct_case cases[] = {{1, 1}, {3, 2}, {8, 8}, {16, 16}, {17, 4}, {24, 6},
-                                {32, 32}, {48, 2}, {64, 2}};
+static const ct_case cases[] = {{1, 1},  {3, 2},   {8, 8},  {16, 16}, {17, 4},
+                                {24, 6}, {32, 32}, {48, 2}, {64, 2}};
 
 static int skipped_under_valgrind(const char *name) {
   if (RUNNING_ON_VALGRIND && strncmp(name, "avx512", 6) == 0) {
@@ -303,10 +303,8 @@ static void test_crt_ct(void **state) {
 int main(void) {
   test_seed(0x6374696d65ull);
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mont_ct),
-      cmocka_unit_test(test_mod_exp_ct),
-      cmocka_unit_test(test_kernels_ct),
-      cmocka_unit_test(test_mod_exp2_ct),
+      cmocka_unit_test(test_mont_ct),    cmocka_unit_test(test_mod_exp_ct),
+      cmocka_unit_test(test_kernels_ct), cmocka_unit_test(test_mod_exp2_ct),
       cmocka_unit_test(test_crt_ct),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,10 +33,12 @@ const char crisp_impl_names[CRISP_IMPL_TOTAL][CRISP_IMPL_NAME_SIZE];
 #define MAX_LIMBS 70
 
 static void fill(crisp_limb *x, size_t n, int shape) {
-  for (size_t i = 0; i < n; i++) x[i] = shape == 1 ? ~(crisp_limb)0 : shape == 2 ? (crisp_limb)1 << 63 : test_rand64();
+  for (size_t i = 0; i < n; i++)
+    x[i] = shape == 1 ? ~(crisp_limb)0 : shape == 2 ? (crisp_limb)1 << 63 : test_rand64();
 }
 
-#define assert_limbs_equal(a, b, n, ...) assert_bytes_equal((const uint8_t *)(a), (const uint8_t *)(b), (n) * 8, __VA_ARGS__)
+#define assert_limbs_equal(a, b, n, ...) \
+  assert_bytes_equal((const uint8_t *)(a), (const uint8_t *)(b), (n)*8, __VA_ARGS__)
 
 static void test_products(void **state) {
   (void)state;

@@ -61,8 +61,8 @@ static void gmp_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, s
 #else
 /* r = b^e mod m through crisp_bn_mod_exp on the generic kernels: the
  * reference for mod_exp2 when GMP is missing. */
-static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
-                             size_t n) {
+static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en,
+                             const crisp_limb *m, size_t n) {
   assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
   assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
   assert_int_equal(crisp_bn_mod_exp(r, b, e, en, m, n), CRISP_OK);
@@ -71,8 +71,8 @@ static void single_reference(crisp_limb *r, const crisp_limb *b, const crisp_lim
 }
 #endif
 
-static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en, const crisp_limb *m,
-                            size_t n) {
+static void reference_power(crisp_limb *r, const crisp_limb *b, const crisp_limb *e, size_t en,
+                            const crisp_limb *m, size_t n) {
 #ifdef CRISP_TEST_GMP
   gmp_power(r, b, e, en, m, n);
 #else
@@ -271,13 +271,15 @@ static void test_mod_exp2_errors(void **state) {
   assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, even, m, n), CRISP_E_INVALID);
   assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, even, n), CRISP_E_INVALID);
   assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, low_top, m, n), CRISP_E_INVALID);
-  assert_int_equal(crisp_bn_mod_exp2(r0, r0 + 2, b, b, e, e, 1, m, m, n), CRISP_E_INVALID); /* r0, r1 overlap */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, r0, e, e, 1, m, m, n), CRISP_E_INVALID);    /* r0 = b1 */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, r1, e, 1, m, m, n), CRISP_E_INVALID);    /* r1 = e0 */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, r0, n), CRISP_E_INVALID);    /* r0 = m1 */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, m, b, e, e, 1, m, m, n), CRISP_E_RANGE);       /* b0 = m0 */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, m, e, e, 1, m, m, n), CRISP_E_RANGE);       /* b1 = m1 */
-  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, m, CRISP_BN_MONT_MAX_LIMBS + 1), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_mod_exp2(r0, r0 + 2, b, b, e, e, 1, m, m, n),
+                   CRISP_E_INVALID);                                                     /* r0, r1 overlap */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, r0, e, e, 1, m, m, n), CRISP_E_INVALID); /* r0 = b1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, r1, e, 1, m, m, n), CRISP_E_INVALID); /* r1 = e0 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, r0, n), CRISP_E_INVALID); /* r0 = m1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, m, b, e, e, 1, m, m, n), CRISP_E_RANGE);    /* b0 = m0 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, m, e, e, 1, m, m, n), CRISP_E_RANGE);    /* b1 = m1 */
+  assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, 1, m, m, CRISP_BN_MONT_MAX_LIMBS + 1),
+                   CRISP_E_RANGE);
   assert_int_equal(crisp_bn_mod_exp2(r0, r1, b, b, e, e, SIZE_MAX, m, m, n), CRISP_E_RANGE);
   assert_memory_equal(r0, untouched, sizeof r0);
   assert_memory_equal(r1, untouched, sizeof r1);
@@ -428,18 +430,21 @@ static void check_crt(const rsa_key *key, const crisp_limb *c, const crisp_limb 
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
     memset(r, 0xa5, sizeof r);
-    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1), CRISP_OK);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1),
+                     CRISP_OK);
     if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s: %s, %zu-bit key differs", name, what, 128 * h);
     memset(r, 0xa5, sizeof r);
-    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, NULL, 0), CRISP_OK);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, NULL, 0),
+                     CRISP_OK);
     if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s without e: %s differs", name, what);
     memcpy(r, c, nn * sizeof *r);
-    assert_int_equal(crisp_bn_mod_exp_crt(r, r, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1), CRISP_OK);
+    assert_int_equal(crisp_bn_mod_exp_crt(r, r, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1),
+                     CRISP_OK);
     if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s in place: %s differs", name, what);
     /* a fault: detected, r wiped */
     memset(r, 0xa5, sizeof r);
-    assert_int_equal(crisp_bn_mod_exp_crt_hooked(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1,
-                                                 flip_bit),
+    assert_int_equal(crisp_bn_mod_exp_crt_hooked(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e,
+                                                 1, flip_bit),
                      CRISP_E_MISMATCH);
     for (size_t i = 0; i < nn; i++)
       if (r[i]) fail_msg("crt %s: r not wiped after a fault (%s)", name, what);
@@ -487,7 +492,8 @@ static BIGNUM *param(EVP_PKEY *pkey, const char *name) {
 static void openssl_private(EVP_PKEY *pkey, const crisp_limb *c, crisp_limb *out, size_t nn) {
   unsigned char in[MAX_LIMBS * 8], result[MAX_LIMBS * 8];
   const size_t bytes = nn * 8;
-  for (size_t i = 0; i < bytes; i++) in[i] = (unsigned char)(c[(bytes - 1 - i) / 8] >> (8 * ((bytes - 1 - i) % 8)));
+  for (size_t i = 0; i < bytes; i++)
+    in[i] = (unsigned char)(c[(bytes - 1 - i) / 8] >> (8 * ((bytes - 1 - i) % 8)));
   EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
   assert_non_null(ctx);
   assert_int_equal(EVP_PKEY_decrypt_init(ctx), 1);
@@ -497,7 +503,8 @@ static void openssl_private(EVP_PKEY *pkey, const crisp_limb *c, crisp_limb *out
   assert_int_equal(outlen, bytes);
   EVP_PKEY_CTX_free(ctx);
   memset(out, 0, nn * 8);
-  for (size_t i = 0; i < bytes; i++) out[(bytes - 1 - i) / 8] |= (crisp_limb)result[i] << (8 * ((bytes - 1 - i) % 8));
+  for (size_t i = 0; i < bytes; i++)
+    out[(bytes - 1 - i) / 8] |= (crisp_limb)result[i] << (8 * ((bytes - 1 - i) % 8));
 }
 
 static void test_crt_openssl(void **state) {
@@ -510,9 +517,11 @@ static void test_crt_openssl(void **state) {
     EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
     assert_non_null(pkey);
     BIGNUM *bn_n = param(pkey, OSSL_PKEY_PARAM_RSA_N), *bn_p = param(pkey, OSSL_PKEY_PARAM_RSA_FACTOR1),
-           *bn_q = param(pkey, OSSL_PKEY_PARAM_RSA_FACTOR2), *bn_dp = param(pkey, OSSL_PKEY_PARAM_RSA_EXPONENT1),
+           *bn_q = param(pkey, OSSL_PKEY_PARAM_RSA_FACTOR2),
+           *bn_dp = param(pkey, OSSL_PKEY_PARAM_RSA_EXPONENT1),
            *bn_dq = param(pkey, OSSL_PKEY_PARAM_RSA_EXPONENT2),
-           *bn_qinv = param(pkey, OSSL_PKEY_PARAM_RSA_COEFFICIENT1), *bn_e = param(pkey, OSSL_PKEY_PARAM_RSA_E);
+           *bn_qinv = param(pkey, OSSL_PKEY_PARAM_RSA_COEFFICIENT1),
+           *bn_e = param(pkey, OSSL_PKEY_PARAM_RSA_E);
     rsa_key key, swapped;
     const size_t h = bits / 128, nn = 2 * h;
     key.half = swapped.half = h;
@@ -558,7 +567,8 @@ static void test_crt_openssl(void **state) {
     check_crt_refused(c, key.p, key.p, key.dp, key.dp, key.qinv, h, key.e, "p == q, OpenSSL's p");
     BN_free(pinv);
     BN_CTX_free(bctx);
-    BN_free(bn_n), BN_free(bn_p), BN_free(bn_q), BN_free(bn_dp), BN_free(bn_dq), BN_free(bn_qinv), BN_free(bn_e);
+    BN_free(bn_n), BN_free(bn_p), BN_free(bn_q), BN_free(bn_dp), BN_free(bn_dq), BN_free(bn_qinv),
+        BN_free(bn_e);
     EVP_PKEY_free(pkey);
   }
 }

@@ -219,7 +219,8 @@ static void test_chacha20_guarded(void **state) {
       const size_t len = text_length(i);
       uint8_t *tag = at_end(&tags, 16);
       test_pin(CRISP_KERNEL_CHACHA20, "generic");
-      assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, source, len, NULL, 0, nonce, key), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_seal(want, want_tag, source, len, NULL, 0, nonce, key),
+                       CRISP_OK);
       test_pin(CRISP_KERNEL_CHACHA20, name);
       for (int where = 0; where < 4; where++) {
         /* bit 0: the input against the guard before it, else after; bit 1: the output */

@@ -19,9 +19,9 @@
 /* Block and group boundaries (4, 8, 16 and 32 blocks with or without the
  * key block), the open's buffer limit (1984) and the keyed entry's (2048),
  * then past both. */
-static const size_t lengths[] = {0,    1,    15,   16,   63,   64,   65,   127,  128,  129,  255,  256,
-                                 257,  511,  512,  513,  959,  960,  961,  1024, 1025, 1983, 1984, 1985,
-                                 2047, 2048, 2049, 2100, 2176};
+static const size_t lengths[] = {0,    1,    15,   16,   63,   64,   65,   127,  128, 129,
+                                 255,  256,  257,  511,  512,  513,  959,  960,  961, 1024,
+                                 1025, 1983, 1984, 1985, 2047, 2048, 2049, 2100, 2176};
 
 static int skipped_under_valgrind(const char *name) {
   if (RUNNING_ON_VALGRIND && strncmp(name, "avx512", 6) == 0) {
@@ -32,27 +32,31 @@ static int skipped_under_valgrind(const char *name) {
 }
 
 typedef struct outputs {
-  uint8_t stream[MAX_MESSAGE], sealed[MAX_MESSAGE], tag[16], xsealed[MAX_MESSAGE], xtag[16], streamed[MAX_MESSAGE],
-      stag[16], opened[MAX_MESSAGE];
+  uint8_t stream[MAX_MESSAGE], sealed[MAX_MESSAGE], tag[16], xsealed[MAX_MESSAGE], xtag[16],
+      streamed[MAX_MESSAGE], stag[16], opened[MAX_MESSAGE];
   int open_status;
 } outputs;
 
-static const uint8_t nonce[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
+static const uint8_t nonce[24] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                  13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
 static const uint8_t ad[13] = {0xad};
 
 /* Every entry point on one (key, message); key and message are secret when
  * running under valgrind. */
 static void run_all(outputs *o, const uint8_t *key, const uint8_t *message, size_t len) {
   assert_int_equal(crisp_chacha20(o->stream, message, len, key, nonce, 7), CRISP_OK);
-  assert_int_equal(crisp_chacha20_poly1305_seal(o->sealed, o->tag, message, len, ad, sizeof ad, nonce, key), CRISP_OK);
-  assert_int_equal(crisp_xchacha20_poly1305_seal(o->xsealed, o->xtag, message, len, ad, sizeof ad, nonce, key),
+  assert_int_equal(crisp_chacha20_poly1305_seal(o->sealed, o->tag, message, len, ad, sizeof ad, nonce, key),
                    CRISP_OK);
+  assert_int_equal(
+      crisp_xchacha20_poly1305_seal(o->xsealed, o->xtag, message, len, ad, sizeof ad, nonce, key), CRISP_OK);
   crisp_chacha20_poly1305_ctx ctx;
-  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, sizeof ad), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, sizeof ad),
+                   CRISP_OK);
   for (size_t done = 0; done < len;) {
     size_t piece = 1 + (done * 7 + 5) % 100;
     if (piece > len - done) piece = len - done;
-    assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, o->streamed + done, message + done, piece), CRISP_OK);
+    assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, o->streamed + done, message + done, piece),
+                     CRISP_OK);
     done += piece;
   }
   assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&ctx, o->stag), CRISP_OK);
@@ -84,7 +88,8 @@ static void test_seal_ct(void **state) {
       VALGRIND_MAKE_MEM_UNDEFINED(secret_message, len);
       run_all(&got, secret_key, secret_message, len);
       declassify(&got);
-      if (memcmp(&got, &want, sizeof got) != 0) fail_msg("chacha20 %s: len=%zu differs from generic", name, len);
+      if (memcmp(&got, &want, sizeof got) != 0)
+        fail_msg("chacha20 %s: len=%zu differs from generic", name, len);
       if (c == 0) printf("# chacha20 %s: key and plaintext secret\n", name);
     }
   }
@@ -95,8 +100,8 @@ static void test_seal_ct(void **state) {
  * test/chacha20_ct.supp names (the verdict is public: it is the return
  * value); only the status and the output are defined after. A forgery
  * leaves the output as it was. */
-static void open_case(const char *name, const uint8_t *message, const uint8_t *sealed, uint8_t tag[16], size_t len,
-                      const uint8_t key[32], int in_place) {
+static void open_case(const char *name, const uint8_t *message, const uint8_t *sealed, uint8_t tag[16],
+                      size_t len, const uint8_t key[32], int in_place) {
   static uint8_t opened[MAX_MESSAGE];
   uint8_t secret_key[32];
   for (int bad = 0; bad < 2; bad++) {
@@ -105,13 +110,14 @@ static void open_case(const char *name, const uint8_t *message, const uint8_t *s
     if (in_place) memcpy(opened, sealed, len);
     if (!in_place) memset(opened, 0xa5, len);
     tag[5] ^= (uint8_t)bad;
-    int status = crisp_chacha20_poly1305_open(opened, in_place ? opened : sealed, len, tag, ad, sizeof ad, nonce,
-                                              secret_key);
+    int status = crisp_chacha20_poly1305_open(opened, in_place ? opened : sealed, len, tag, ad, sizeof ad,
+                                              nonce, secret_key);
     tag[5] ^= (uint8_t)bad;
     VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
     VALGRIND_MAKE_MEM_DEFINED(opened, len);
     const char *how = in_place ? "in place" : "apart";
-    if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK)) fail_msg("open %s %s: len=%zu gave %d", name, how, len, status);
+    if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK))
+      fail_msg("open %s %s: len=%zu gave %d", name, how, len, status);
     for (size_t i = 0; i < len; i++) {
       const uint8_t want = !bad ? message[i] : in_place ? sealed[i] : 0xa5;
       if (opened[i] != want) fail_msg("open %s %s: len=%zu byte %zu wrong", name, how, len, i);
@@ -128,7 +134,8 @@ static void test_open_ct(void **state) {
     test_fill_random(key, sizeof key);
     test_fill_random(message, len);
     test_pin(CRISP_KERNEL_CHACHA20, "generic");
-    assert_int_equal(crisp_chacha20_poly1305_seal(sealed, tag, message, len, ad, sizeof ad, nonce, key), CRISP_OK);
+    assert_int_equal(crisp_chacha20_poly1305_seal(sealed, tag, message, len, ad, sizeof ad, nonce, key),
+                     CRISP_OK);
     const char *name;
     FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
       if (skipped_under_valgrind(name)) continue;

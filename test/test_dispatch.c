@@ -18,9 +18,9 @@
 /* Exit codes of an environment child besides 0 (passed) and 1 (failed). */
 enum { CHILD_NO_SUCH_LEVEL = 77, CHILD_NOT_APPLICABLE = 78 };
 
-static const char *const feature_names[] = {"sse2",     "bmi1",     "bmi2",     "adx",        "avx",
-                                            "avx2",     "avx512f",  "avx512vl", "avx512bw",   "avx512dq",
-                                            "avx512ifma", "asimd"};
+static const char *const feature_names[] = {"sse2",     "bmi1",     "bmi2",       "adx",
+                                            "avx",      "avx2",     "avx512f",    "avx512vl",
+                                            "avx512bw", "avx512dq", "avx512ifma", "asimd"};
 
 /* JDK switch names and the kernels each sends to generic. */
 static const struct {
@@ -74,7 +74,9 @@ static int level_rank(const char *level, size_t len) {
 }
 
 /* Rank of the level an implementation name starts with ("x86_64-adx"). */
-static int impl_rank(const char *impl) { return level_rank(impl, strcspn(impl, "-")); }
+static int impl_rank(const char *impl) {
+  return level_rank(impl, strcspn(impl, "-"));
+}
 
 /* The implementation selection should give kernel under a level cap: the
  * first entry of the table the CPU supports whose level is at or below. */
@@ -116,7 +118,8 @@ static int known_answers_wrong(void) {
   const void *data[3] = {"abc", "", "abc"};
   const size_t len[3] = {3, 0, 3};
   crisp_md5_many(data, len, 3, digests);
-  wrong |= (memcmp(digests[0], abc_md5, 16) | memcmp(digests[1], empty_md5, 16) | memcmp(digests[2], abc_md5, 16)) != 0;
+  wrong |= (memcmp(digests[0], abc_md5, 16) | memcmp(digests[1], empty_md5, 16) |
+            memcmp(digests[2], abc_md5, 16)) != 0;
   crisp_poly1305(tag, message, strlen(message), key);
   wrong |= memcmp(tag, tag_expected, 16) != 0;
   return wrong;
@@ -130,26 +133,26 @@ typedef enum force_kind { FORCE_UNSET, FORCE_EMPTY, FORCE_LEVEL, FORCE_NOT_A_LEV
 typedef struct scenario {
   const char *label;
   force_kind force;
-  const char *force_value;   /* FORCE_NOT_A_LEVEL: the text */
-  size_t level_index;        /* FORCE_LEVEL: index into crisp_levels() */
-  int only_missing;          /* FORCE_LEVEL: exit CHILD_NOT_APPLICABLE when the CPU has the level */
-  int upper_case;            /* FORCE_LEVEL: spell the level in capitals */
-  const char *options;       /* NULL: CRYPTO_OPTIONS unset */
-  uint32_t generic_kernels;  /* kernels CRYPTO_OPTIONS should send to generic */
-  int option_lines;          /* stderr lines CRYPTO_OPTIONS should cause */
+  const char *force_value;     /* FORCE_NOT_A_LEVEL: the text */
+  size_t level_index;          /* FORCE_LEVEL: index into crisp_levels() */
+  int only_missing;            /* FORCE_LEVEL: exit CHILD_NOT_APPLICABLE when the CPU has the level */
+  int upper_case;              /* FORCE_LEVEL: spell the level in capitals */
+  const char *options;         /* NULL: CRYPTO_OPTIONS unset */
+  uint32_t generic_kernels;    /* kernels CRYPTO_OPTIONS should send to generic */
+  int option_lines;            /* stderr lines CRYPTO_OPTIONS should cause */
   const char *option_line_has; /* text the first options line must contain */
 } scenario;
 
 static int child_failures;
 
-#define CHILD_CHECK(cond, ...)                                        \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "  [%s] check failed: %s: ", label, #cond);     \
-      fprintf(stderr, __VA_ARGS__);                                   \
-      fputc('\n', stderr);                                            \
-      child_failures++;                                               \
-    }                                                                 \
+#define CHILD_CHECK(cond, ...)                                    \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      fprintf(stderr, "  [%s] check failed: %s: ", label, #cond); \
+      fprintf(stderr, __VA_ARGS__);                               \
+      fputc('\n', stderr);                                        \
+      child_failures++;                                           \
+    }                                                             \
   } while (0)
 
 /* Lines of captured stderr, qemu's own warnings left out. */
@@ -183,7 +186,8 @@ static int names_missing_feature(const char *line) {
   for (size_t f = 0; f < sizeof feature_names / sizeof feature_names[0]; f++) {
     const size_t len = strlen(feature_names[f]);
     for (const char *p = strstr(line, feature_names[f]); p; p = strstr(p + 1, feature_names[f])) {
-      const int starts = p == line || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
+      const int starts =
+          p == line || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= '0' && p[-1] <= '9'));
       const char after = p[len];
       const int ends = !(after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9'));
       if (starts && ends && !word_in_list(features, feature_names[f], len)) return 1;
@@ -245,8 +249,8 @@ static void run_child(const scenario *s) {
   const int cap = forced_ok ? forced_rank : best;
   const int force_lines = s->force == FORCE_NOT_A_LEVEL || (s->force == FORCE_LEVEL && !forced_ok);
   const int expected_status = s->force == FORCE_NOT_A_LEVEL || s->option_lines ? CRISP_E_INVALID
-                              : s->force == FORCE_LEVEL && !forced_ok           ? CRISP_E_UNSUPPORTED
-                                                                                : CRISP_OK;
+                              : s->force == FORCE_LEVEL && !forced_ok          ? CRISP_E_UNSUPPORTED
+                                                                               : CRISP_OK;
   char cap_name[32] = "?";
   nth_word(crisp_levels(), cap >= 0 ? (size_t)cap : 0, cap_name, sizeof cap_name);
 
@@ -262,7 +266,8 @@ static void run_child(const scenario *s) {
   CHILD_CHECK((int)err.count == force_lines + s->option_lines, "%zu stderr lines, expected %d", err.count,
               force_lines + s->option_lines);
   for (size_t i = 0; i < err.count; i++) {
-    CHILD_CHECK(strncmp(err.lines[i], "crisp", 5) == 0, "line %zu does not start with crisp: %.200s", i, err.lines[i]);
+    CHILD_CHECK(strncmp(err.lines[i], "crisp", 5) == 0, "line %zu does not start with crisp: %.200s", i,
+                err.lines[i]);
     CHILD_CHECK(strlen(err.lines[i]) < 600, "line %zu is %zu bytes long", i, strlen(err.lines[i]));
     CHILD_CHECK(printable_ascii(err.lines[i]), "line %zu has control or non-ASCII bytes", i);
   }
@@ -274,8 +279,8 @@ static void run_child(const scenario *s) {
         CHILD_CHECK(strstr(line, word) != NULL, "line does not list level %s: %s", word, line);
     } else {
       CHILD_CHECK(strstr(line, forced) != NULL, "line does not name the level %s: %s", forced, line);
-      CHILD_CHECK(names_missing_feature(line), "line names no feature this CPU lacks (%s): %s", crisp_cpu_features(),
-                  line);
+      CHILD_CHECK(names_missing_feature(line), "line names no feature this CPU lacks (%s): %s",
+                  crisp_cpu_features(), line);
     }
   }
   if (s->option_lines && s->option_line_has && err.count > (size_t)force_lines)
@@ -283,9 +288,11 @@ static void run_child(const scenario *s) {
                 s->option_line_has, err.lines[force_lines]);
   if (s->force == FORCE_LEVEL && forced_ok)
     CHILD_CHECK(strstr(reason, "CRYPTO_FORCE") != NULL, "reason does not mention CRYPTO_FORCE: %s", reason);
-  if ((s->force == FORCE_UNSET || s->force == FORCE_EMPTY) && !s->options) CHILD_CHECK(strstr(reason, "default") != NULL, "reason: %s", reason);
+  if ((s->force == FORCE_UNSET || s->force == FORCE_EMPTY) && !s->options)
+    CHILD_CHECK(strstr(reason, "default") != NULL, "reason: %s", reason);
   /* crisp_force(NULL) returned to what the environment chose. */
-  CHILD_CHECK(strcmp(crisp_level(), level) == 0, "after crisp_force(NULL) level is %s, not %s", crisp_level(), level);
+  CHILD_CHECK(strcmp(crisp_level(), level) == 0, "after crisp_force(NULL) level is %s, not %s", crisp_level(),
+              level);
   if (child_failures) {
     fprintf(stderr, "  [%s] captured stderr:\n", label);
     for (size_t i = 0; i < err.count; i++) fprintf(stderr, "    | %s\n", err.lines[i]);
@@ -363,7 +370,9 @@ static void test_env_force_missing_level(void **state) {
     missing++;
   }
   if (missing == 0) {
-    printf("# this CPU has every level; run under e.g. qemu-x86_64 -cpu Haswell to test the missing-level line\n");
+    printf(
+        "# this CPU has every level; run under e.g. qemu-x86_64 -cpu Haswell to test the missing-level "
+        "line\n");
     skip();
   }
 }
@@ -372,7 +381,9 @@ static void test_env_force_not_a_level(void **state) {
   (void)state;
   static char very_long[5001];
   memset(very_long, 'a', sizeof very_long - 1);
-  const char *values[] = {"bogus", "avx3", "generic,avx2", " generic", "generic ", "avx2x", "avx", "\xc3\xa9t\xc3\xa9\xff\x1b[31m\x07", very_long};
+  const char *values[] = {"bogus",    "avx3",  "generic,avx2", " generic",
+                          "generic ", "avx2x", "avx",          "\xc3\xa9t\xc3\xa9\xff\x1b[31m\x07",
+                          very_long};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     char label[64];
     snprintf(label, sizeof label, "CRYPTO_FORCE=<not a level #%zu>", i);
@@ -392,7 +403,8 @@ static void test_env_options_each_switch(void **state) {
     for (int plus = 0; plus < 2; plus++) {
       snprintf(options, sizeof options, "%c%s", plus ? '+' : '-', switches[i].name);
       snprintf(label, sizeof label, "CRYPTO_OPTIONS=%s", options);
-      const scenario s = {.label = label, .options = options, .generic_kernels = plus ? 0 : switches[i].kernels};
+      const scenario s = {
+          .label = label, .options = options, .generic_kernels = plus ? 0 : switches[i].kernels};
       expect_pass(&s);
     }
   }
@@ -411,18 +423,23 @@ static void test_env_options_lists(void **state) {
     strcat(every, switches[i].name);
   }
   const scenario cases[] = {
-      {.label = "comma and space separated", .options = "-UseMD5Intrinsics, -UsePoly1305Intrinsics\t-UseMulAddIntrinsic",
+      {.label = "comma and space separated",
+       .options = "-UseMD5Intrinsics, -UsePoly1305Intrinsics\t-UseMulAddIntrinsic",
        .generic_kernels = switches[0].kernels | switches[1].kernels | switches[4].kernels},
       {.label = "every switch off", .options = every, .generic_kernels = all},
       {.label = "minus then plus", .options = "-UseMD5Intrinsics,+UseMD5Intrinsics"},
       {.label = "500 copies of a switch", .options = many_valid, .generic_kernels = switches[0].kernels},
       {.label = "empty options", .options = ""},
       {.label = "only separators", .options = " ,, \t,"},
-      {.label = "newline separated", .options = "-UseMD5Intrinsics\n-UsePoly1305Intrinsics\r\n",
+      {.label = "newline separated",
+       .options = "-UseMD5Intrinsics\n-UsePoly1305Intrinsics\r\n",
        .generic_kernels = switches[0].kernels | switches[1].kernels},
-      {.label = "switch names are case-insensitive", .options = "-usemd5intrinsics,-USEPOLY1305INTRINSICS",
+      {.label = "switch names are case-insensitive",
+       .options = "-usemd5intrinsics,-USEPOLY1305INTRINSICS",
        .generic_kernels = switches[0].kernels | switches[1].kernels},
-      {.label = "CRYPTO_FORCE=generic with +UsePoly1305Intrinsics", .force = FORCE_LEVEL, .level_index = 0,
+      {.label = "CRYPTO_FORCE=generic with +UsePoly1305Intrinsics",
+       .force = FORCE_LEVEL,
+       .level_index = 0,
        .options = "+UsePoly1305Intrinsics"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_pass(&cases[i]);
@@ -436,24 +453,39 @@ static void test_env_options_garbage(void **state) {
   for (size_t i = 0; i < 20000; i++) memcpy(many_unknown + 3 * i, "-x,", 3);
   many_unknown[sizeof many_unknown - 1] = '\0';
   const scenario cases[] = {
-      {.label = "unknown switch", .options = "-UseBogusIntrinsics", .option_lines = 1,
+      {.label = "unknown switch",
+       .options = "-UseBogusIntrinsics",
+       .option_lines = 1,
        .option_line_has = "UseBogusIntrinsics"},
-      {.label = "unknown switch among known ones", .options = "-UseMD5Intrinsics,-UseBogusIntrinsics",
-       .generic_kernels = switches[0].kernels, .option_lines = 1, .option_line_has = "UseBogusIntrinsics"},
+      {.label = "unknown switch among known ones",
+       .options = "-UseMD5Intrinsics,-UseBogusIntrinsics",
+       .generic_kernels = switches[0].kernels,
+       .option_lines = 1,
+       .option_line_has = "UseBogusIntrinsics"},
       {.label = "switch without a sign", .options = "UseMD5Intrinsics", .option_lines = 1},
-      {.label = "switch with a suffix", .options = "-UseMD5IntrinsicsXYZ", .option_lines = 1,
+      {.label = "switch with a suffix",
+       .options = "-UseMD5IntrinsicsXYZ",
+       .option_lines = 1,
        .option_line_has = "UseMD5IntrinsicsXYZ"},
       {.label = "switch cut short", .options = "-UseMD5Intrinsic", .option_lines = 1},
       {.label = "switch with two signs", .options = "--UseMD5Intrinsics", .option_lines = 1},
       {.label = "sign alone", .options = "-", .option_lines = 1},
-      {.label = "20000 unknown switches, one line", .options = many_unknown, .option_lines = 1,
+      {.label = "20000 unknown switches, one line",
+       .options = many_unknown,
+       .option_lines = 1,
        .option_line_has = "19997 more"},
-      {.label = "three unknown switches named", .options = "-A,-B,+C", .option_lines = 1,
+      {.label = "three unknown switches named",
+       .options = "-A,-B,+C",
+       .option_lines = 1,
        .option_line_has = "'-A', '-B', '+C' ignored"},
       {.label = "very long token", .options = very_long, .option_lines = 1},
       {.label = "non-ASCII", .options = "\xff\xfe-Use\xc3\xa9\x1b[2J", .option_lines = 1},
-      {.label = "CRYPTO_FORCE not a level and an unknown switch", .force = FORCE_NOT_A_LEVEL, .force_value = "max",
-       .options = "+UseEverything", .option_lines = 1, .option_line_has = "UseEverything"},
+      {.label = "CRYPTO_FORCE not a level and an unknown switch",
+       .force = FORCE_NOT_A_LEVEL,
+       .force_value = "max",
+       .options = "+UseEverything",
+       .option_lines = 1,
+       .option_line_has = "UseEverything"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_pass(&cases[i]);
 }
@@ -480,7 +512,8 @@ static void check_selection_under(int cap, const char *what) {
     /* A CRYPTO_IMPL pin from the environment holds whatever the cap. */
     if (strncmp(crisp_impl_reason((crisp_kernel)k), "CRYPTO_IMPL=", 12) == 0) continue;
     if (strcmp(impl, want) != 0 && !(options_in_env() && strcmp(impl, "generic") == 0)) {
-      print_error("%s: kernel %s runs %s, expected %s\n", what, crisp_kernel_name((crisp_kernel)k), impl, want);
+      print_error("%s: kernel %s runs %s, expected %s\n", what, crisp_kernel_name((crisp_kernel)k), impl,
+                  want);
       fail();
     }
     assert_true(impl_rank(impl) >= 0 && impl_rank(impl) <= cap);
@@ -498,7 +531,8 @@ static void test_kernel_names(void **state) {
     assert_non_null(name);
     assert_true(name[0] >= 'a' && name[0] <= 'z');
     assert_int_equal(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_"), strlen(name));
-    for (int other = 0; other < k; other++) assert_string_not_equal(crisp_kernel_name((crisp_kernel)other), name);
+    for (int other = 0; other < k; other++)
+      assert_string_not_equal(crisp_kernel_name((crisp_kernel)other), name);
   }
   assert_string_equal(crisp_kernel_name(CRISP_KERNEL_MD5), "md5");
   assert_string_equal(crisp_kernel_name(CRISP_KERNEL_MD5_MANY), "md5_many");
@@ -525,7 +559,8 @@ static void test_tables(void **state) {
       assert_non_null(name);
       const size_t level_len = strcspn(name, "-");
       if (level_rank(name, level_len) < 0 || (name[level_len] == '-' && name[level_len + 1] == '\0')) {
-        print_error("kernel %s: implementation name '%s' does not start with a level\n", crisp_kernel_name(kernel), name);
+        print_error("kernel %s: implementation name '%s' does not start with a level\n",
+                    crisp_kernel_name(kernel), name);
         fail();
       }
       for (size_t j = 0; j < i; j++) assert_string_not_equal(crisp_impl_name_at(kernel, j), name);
@@ -576,7 +611,8 @@ static void test_force_each_level(void **state) {
 
 static void test_force_bad_names(void **state) {
   (void)state;
-  const char *bad[] = {"", "bogus", "generic ", " generic", "avx", "x86-64", "avx512ifma-adx", "neon2", "\xff"};
+  const char *bad[] = {"",       "bogus",          "generic ", " generic", "avx",
+                       "x86-64", "avx512ifma-adx", "neon2",    "\xff"};
   assert_int_equal(crisp_force("generic"), CRISP_OK);
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     assert_int_equal(crisp_force(bad[i]), CRISP_E_INVALID);
@@ -649,7 +685,8 @@ static void test_pins(void **state) {
       assert_string_equal(crisp_level(), "generic");
       /* Other kernels stay where the cap puts them. */
       for (int other = 0; other < CRISP_KERNEL_COUNT; other++)
-        if (other != k && !env_pinned[other]) assert_string_equal(crisp_impl_name((crisp_kernel)other), "generic");
+        if (other != k && !env_pinned[other])
+          assert_string_equal(crisp_impl_name((crisp_kernel)other), "generic");
     }
     assert_int_equal(crisp_use_impl(kernel, "no-such-impl"), CRISP_E_INVALID);
     assert_int_equal(crisp_use_impl(kernel, ""), CRISP_E_INVALID);
@@ -671,7 +708,8 @@ static void test_cpu_description(void **state) {
   char word[32];
   for (size_t i = 0; nth_word(features, i, word, sizeof word); i++) {
     int known = 0;
-    for (size_t f = 0; f < sizeof feature_names / sizeof feature_names[0]; f++) known |= strcmp(word, feature_names[f]) == 0;
+    for (size_t f = 0; f < sizeof feature_names / sizeof feature_names[0]; f++)
+      known |= strcmp(word, feature_names[f]) == 0;
     if (!known) print_error("unknown feature name '%s' in '%s'\n", word, features);
     assert_true(known);
   }

@@ -27,32 +27,19 @@ static const struct {
   size_t len;
   const char *digest;
 } padding_answers[] = {
-    {0, "d41d8cd98f00b204e9800998ecf8427e"},
-    {1, "8666683506aacd900bbd5a74ac4edf68"},
-    {15, "a102af85951589c6397769d540865d4a"},
-    {16, "93498065c90c7511629efc2a676cf256"},
-    {17, "4e208ba7eda62e0fa7ce53387b02236d"},
-    {31, "92d60eb7b58a4d66ad90b7935bfb33d5"},
-    {32, "37e883d2c833cc697211727308d724e7"},
-    {33, "559f842ab304a042cfcd6fad8713c61a"},
-    {55, "52c0e574e1198de5fe3f8f11440dcb1b"},
-    {56, "46c9907fc908ee68b1e7b8e71286a518"},
-    {57, "1c805dd236c35cab25fcb1bc73802c51"},
-    {63, "a62f6d59e837867693f042f5b8f5a236"},
-    {64, "7160b8fb5e9e4023d549c3971fbaeead"},
-    {65, "70bd662e7aefbda85a0f7244167b7897"},
-    {119, "e84905d4214f4d1ca56c2cdcc152b143"},
-    {120, "e3eb5a6c8669ea01a8c185b8abc8a5dc"},
-    {127, "acce2474d6cc8302120d09c818d17ef7"},
-    {128, "10b2da1a82f16d99a81a7203fe9f02cb"},
-    {129, "03fefbbcebe2959cf2270241aafe0250"},
-    {255, "63bada79fee9101a5abc3841d5de0b11"},
-    {256, "d436d767fed83db89eacc70ed6cbd839"},
-    {257, "8e2134d5d1b01a551538448c7f25e37e"},
-    {1000, "10046f077f2082ac19676b8079f1cb1a"},
-    {4095, "53de317667ca40d9642e2d859bfbfd16"},
-    {4096, "d105289f5617c241f52a191c6b2fc809"},
-    {4097, "c7cfb8a6d3d4929f9035e0918250b62d"},
+    {0, "d41d8cd98f00b204e9800998ecf8427e"},     {1, "8666683506aacd900bbd5a74ac4edf68"},
+    {15, "a102af85951589c6397769d540865d4a"},    {16, "93498065c90c7511629efc2a676cf256"},
+    {17, "4e208ba7eda62e0fa7ce53387b02236d"},    {31, "92d60eb7b58a4d66ad90b7935bfb33d5"},
+    {32, "37e883d2c833cc697211727308d724e7"},    {33, "559f842ab304a042cfcd6fad8713c61a"},
+    {55, "52c0e574e1198de5fe3f8f11440dcb1b"},    {56, "46c9907fc908ee68b1e7b8e71286a518"},
+    {57, "1c805dd236c35cab25fcb1bc73802c51"},    {63, "a62f6d59e837867693f042f5b8f5a236"},
+    {64, "7160b8fb5e9e4023d549c3971fbaeead"},    {65, "70bd662e7aefbda85a0f7244167b7897"},
+    {119, "e84905d4214f4d1ca56c2cdcc152b143"},   {120, "e3eb5a6c8669ea01a8c185b8abc8a5dc"},
+    {127, "acce2474d6cc8302120d09c818d17ef7"},   {128, "10b2da1a82f16d99a81a7203fe9f02cb"},
+    {129, "03fefbbcebe2959cf2270241aafe0250"},   {255, "63bada79fee9101a5abc3841d5de0b11"},
+    {256, "d436d767fed83db89eacc70ed6cbd839"},   {257, "8e2134d5d1b01a551538448c7f25e37e"},
+    {1000, "10046f077f2082ac19676b8079f1cb1a"},  {4095, "53de317667ca40d9642e2d859bfbfd16"},
+    {4096, "d105289f5617c241f52a191c6b2fc809"},  {4097, "c7cfb8a6d3d4929f9035e0918250b62d"},
     {10000, "941546d1c333e2f0d9efd902e5cb94b7"},
 };
 enum { PADDING_ANSWER_COUNT = sizeof padding_answers / sizeof padding_answers[0] };
@@ -129,7 +116,8 @@ static void test_rfc1321_many(void **state) {
       crisp_md5_many(data, len, n, digests);
       for (size_t i = 0; i < n; i++)
         assert_bytes_equal(digests[i], expected[(i * 5) % RFC_COUNT], 16,
-                           "md5_many %s: n=%zu message %zu (RFC vector %zu)\n", name, n, i, (i * 5) % RFC_COUNT);
+                           "md5_many %s: n=%zu message %zu (RFC vector %zu)\n", name, n, i,
+                           (i * 5) % RFC_COUNT);
     }
   }
 }
@@ -144,7 +132,8 @@ static void test_padding_answers_single(void **state) {
       uint8_t expected[16], digest[16];
       test_unhex(padding_answers[v].digest, expected, 16);
       crisp_md5(data, padding_answers[v].len, digest);
-      assert_bytes_equal(digest, expected, 16, "md5 %s: known answer for length %zu\n", name, padding_answers[v].len);
+      assert_bytes_equal(digest, expected, 16, "md5 %s: known answer for length %zu\n", name,
+                         padding_answers[v].len);
       md5_split(data, padding_answers[v].len, digest);
       assert_bytes_equal(digest, expected, 16, "md5 %s: known answer for length %zu, split\n", name,
                          padding_answers[v].len);
@@ -174,8 +163,8 @@ static void test_padding_answers_many(void **state) {
   FOR_EACH_IMPL(CRISP_KERNEL_MD5_MANY, name) {
     crisp_md5_many(messages, len, N, digests);
     for (size_t i = 0; i < N; i++)
-      assert_bytes_equal(digests[i], expected[i], 16, "md5_many %s: known answer for length %zu (message %zu)\n",
-                         name, len[i], i);
+      assert_bytes_equal(digests[i], expected[i], 16,
+                         "md5_many %s: known answer for length %zu (message %zu)\n", name, len[i], i);
     /* Through update_many on fresh contexts, then final. */
     crisp_md5_ctx contexts[N];
     crisp_md5_ctx *ctx[N];
@@ -211,7 +200,8 @@ static void test_all_lengths(void **state) {
       memcpy(shifted + offset, source, len);
       uint8_t digest[16];
       crisp_md5(shifted + offset, len, digest);
-      assert_bytes_equal(digest, reference[len], 16, "md5 %s: one-shot len %zu offset %zu\n", name, len, offset);
+      assert_bytes_equal(digest, reference[len], 16, "md5 %s: one-shot len %zu offset %zu\n", name, len,
+                         offset);
       md5_split(shifted + offset, len, digest);
       assert_bytes_equal(digest, reference[len], 16, "md5 %s: split len %zu offset %zu\n", name, len, offset);
     }
@@ -296,10 +286,16 @@ static void test_ctx_keeps_impl(void **state) {
  * third up to about 5 KiB; one in eight is empty. */
 static size_t random_length(void) {
   switch (test_rand_below(8)) {
-    case 0: return 0;
-    case 1: case 2: return test_rand_below(81);
-    case 3: case 4: return 56 + test_rand_below(200);
-    default: return test_rand_below(5200);
+    case 0:
+      return 0;
+    case 1:
+    case 2:
+      return test_rand_below(81);
+    case 3:
+    case 4:
+      return 56 + test_rand_below(200);
+    default:
+      return test_rand_below(5200);
   }
 }
 
@@ -335,12 +331,13 @@ static void test_many_vs_single(void **state) {
         memset(digests, 0xaa, sizeof digests);
         crisp_md5_many(data, len, n, digests);
         for (size_t i = 0; i < n; i++)
-          assert_bytes_equal(digests[i], expected[i], 16, "md5_many %s: n=%zu message %zu len %zu\n", name, n, i,
-                             len[i]);
+          assert_bytes_equal(digests[i], expected[i], 16, "md5_many %s: n=%zu message %zu len %zu\n", name, n,
+                             i, len[i]);
         /* Nothing written past digests[n - 1]. */
         uint8_t untouched[16];
         memset(untouched, 0xaa, 16);
-        assert_bytes_equal(digests[n], untouched, 16, "md5_many %s: n=%zu wrote past the last digest\n", name, n);
+        assert_bytes_equal(digests[n], untouched, 16, "md5_many %s: n=%zu wrote past the last digest\n", name,
+                           n);
       }
     }
   }
@@ -367,8 +364,8 @@ static void test_many_equal_lengths(void **state) {
       }
       crisp_md5_many(data, len, n, digests);
       for (size_t i = 0; i < n; i++)
-        assert_bytes_equal(digests[i], expected[i], 16, "md5_many %s: %zu lanes of %zu bytes, lane %zu\n", name, n, l,
-                           i);
+        assert_bytes_equal(digests[i], expected[i], 16, "md5_many %s: %zu lanes of %zu bytes, lane %zu\n",
+                           name, n, l, i);
     }
   }
   free(pool);
@@ -407,7 +404,10 @@ static void test_update_many_streams(void **state) {
       for (size_t call = 0; call < CALLS; call++) {
         for (size_t i = 0; i < n; i++) {
           const size_t r = test_rand_below(10);
-          len[i] = r < 2 ? 0 : r < 5 ? test_rand_below(64) : r < 8 ? test_rand_below(300) : test_rand_below(1400);
+          len[i] = r < 2   ? 0
+                   : r < 5 ? test_rand_below(64)
+                   : r < 8 ? test_rand_below(300)
+                           : test_rand_below(1400);
           const uint8_t *src = pool + test_rand_below(POOL - len[i] + 1);
           data[i] = len[i] == 0 && r == 0 ? NULL : src;
           memcpy(message[i] + total[i], src, len[i]);
@@ -419,8 +419,8 @@ static void test_update_many_streams(void **state) {
         uint8_t digest[16], expected[16];
         crisp_md5_final(ctx[i], digest);
         crisp_md5(message[i], total[i], expected);
-        assert_bytes_equal(digest, expected, 16, "md5 update_many %s: round %zu n=%zu stream %zu len %zu\n", name,
-                           round, n, i, total[i]);
+        assert_bytes_equal(digest, expected, 16, "md5 update_many %s: round %zu n=%zu stream %zu len %zu\n",
+                           name, round, n, i, total[i]);
       }
     }
   }

@@ -25,7 +25,8 @@ static uint8_t *guarded_start(guarded *g) {
 static void check_guards(const guarded *g, size_t len, const char *what, const char *name) {
   for (size_t i = 0; i < sizeof g->bytes; i++) {
     if (i >= 16 && i < 16 + len) continue;
-    if (g->bytes[i] != GUARD) fail_msg("%s (%s) wrote byte %zd outside its output", what, name, (ptrdiff_t)i - 16);
+    if (g->bytes[i] != GUARD)
+      fail_msg("%s (%s) wrote byte %zd outside its output", what, name, (ptrdiff_t)i - 16);
   }
 }
 
@@ -87,8 +88,8 @@ static void test_chacha20_output_extent(void **state) {
   uint8_t key[32], nonce[24], message[1100], ad[20], tag[16];
   test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
   test_fill_random(message, sizeof message), test_fill_random(ad, sizeof ad);
-  static const size_t lengths[] = {0, 1, 15, 16, 63, 64, 65, 127, 128, 129, 255, 256, 511, 512, 513,
-                                   959, 960, 961, 1023, 1024, 1025, 1088};
+  static const size_t lengths[] = {0,   1,   15,  16,  63,  64,  65,  127,  128,  129,  255,
+                                   256, 511, 512, 513, 959, 960, 961, 1023, 1024, 1025, 1088};
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
@@ -97,22 +98,24 @@ static void test_chacha20_output_extent(void **state) {
       assert_int_equal(crisp_chacha20(guarded_start(&g), message, len, key, nonce, 5), CRISP_OK);
       check_guards(&g, len, "crisp_chacha20", name);
       uint8_t *ct = guarded_start(&g);
-      assert_int_equal(crisp_chacha20_poly1305_seal(ct, guarded_start(&t), message, len, ad, sizeof ad, nonce, key),
-                       CRISP_OK);
+      assert_int_equal(
+          crisp_chacha20_poly1305_seal(ct, guarded_start(&t), message, len, ad, sizeof ad, nonce, key),
+          CRISP_OK);
       check_guards(&g, len, "crisp_chacha20_poly1305_seal", name);
       check_guards(&t, 16, "crisp_chacha20_poly1305_seal tag", name);
       memcpy(tag, t.bytes + 16, 16);
       guarded p;
-      assert_int_equal(crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key),
-                       CRISP_OK);
+      assert_int_equal(
+          crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key), CRISP_OK);
       check_guards(&p, len, "crisp_chacha20_poly1305_open", name);
       tag[3] ^= 0x10;
-      assert_int_equal(crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key),
-                       CRISP_E_MISMATCH);
+      assert_int_equal(
+          crisp_chacha20_poly1305_open(guarded_start(&p), ct, len, tag, ad, sizeof ad, nonce, key),
+          CRISP_E_MISMATCH);
       check_guards(&p, len, "crisp_chacha20_poly1305_open, forged", name);
       for (size_t j = 0; j < len; j++) assert_int_equal(p.bytes[16 + j], GUARD);
-      assert_int_equal(crisp_xchacha20_poly1305_seal(guarded_start(&g), guarded_start(&t), message, len, ad, 3,
-                                                     nonce, key),
+      assert_int_equal(crisp_xchacha20_poly1305_seal(guarded_start(&g), guarded_start(&t), message, len, ad,
+                                                     3, nonce, key),
                        CRISP_OK);
       check_guards(&g, len, "crisp_xchacha20_poly1305_seal", name);
       check_guards(&t, 16, "crisp_xchacha20_poly1305_seal tag", name);
@@ -122,11 +125,13 @@ static void test_chacha20_output_extent(void **state) {
         uint8_t after[64];
       } s;
       memset(s.after, GUARD, sizeof s.after);
-      assert_int_equal(crisp_chacha20_poly1305_stream_init(&s.ctx, CRISP_AEAD_SEAL, nonce, key, ad, 7), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_init(&s.ctx, CRISP_AEAD_SEAL, nonce, key, ad, 7),
+                       CRISP_OK);
       ct = guarded_start(&g);
       assert_int_equal(crisp_chacha20_poly1305_stream_update(&s.ctx, ct, message, len / 3), CRISP_OK);
-      assert_int_equal(crisp_chacha20_poly1305_stream_update(&s.ctx, ct + len / 3, message + len / 3, len - len / 3),
-                       CRISP_OK);
+      assert_int_equal(
+          crisp_chacha20_poly1305_stream_update(&s.ctx, ct + len / 3, message + len / 3, len - len / 3),
+          CRISP_OK);
       assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&s.ctx, guarded_start(&t)), CRISP_OK);
       check_guards(&g, len, "crisp_chacha20_poly1305_stream_update", name);
       check_guards(&t, 16, "crisp_chacha20_poly1305_stream_seal_final", name);
@@ -146,7 +151,8 @@ static crisp_limb *guarded_limbs(crisp_limb *limbs, size_t n) {
 }
 
 static void check_limb_guards(const crisp_limb *limbs, size_t n, const char *what, const char *name) {
-  if (limbs[0] != GUARD_LIMB || limbs[1] != GUARD_LIMB || limbs[n + 2] != GUARD_LIMB || limbs[n + 3] != GUARD_LIMB)
+  if (limbs[0] != GUARD_LIMB || limbs[1] != GUARD_LIMB || limbs[n + 2] != GUARD_LIMB ||
+      limbs[n + 3] != GUARD_LIMB)
     fail_msg("%s (%s) wrote outside its %zu-limb output", what, name, n);
 }
 
@@ -243,8 +249,19 @@ static void test_garbage_names(void **state) {
   static char very_long[10001];
   memset(very_long, 'a', sizeof very_long - 1);
   memcpy(very_long, "generic", 7);
-  const char *const garbage[] = {"", " ", "generic ", " generic", "generic\n", "gen", "generic-", "x86_64-",
-                                 "avx512ifma-x", "\xff\xfe\xfd", "g\xc3\xa9n\xc3\xa9ric", "\x1b[2J", very_long};
+  const char *const garbage[] = {"",
+                                 " ",
+                                 "generic ",
+                                 " generic",
+                                 "generic\n",
+                                 "gen",
+                                 "generic-",
+                                 "x86_64-",
+                                 "avx512ifma-x",
+                                 "\xff\xfe\xfd",
+                                 "g\xc3\xa9n\xc3\xa9ric",
+                                 "\x1b[2J",
+                                 very_long};
   const char *level = crisp_level();
   const char *before[CRISP_KERNEL_COUNT];
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) before[k] = crisp_impl_name((crisp_kernel)k);
@@ -254,7 +271,8 @@ static void test_garbage_names(void **state) {
       assert_int_equal(crisp_use_impl((crisp_kernel)k, garbage[i]), CRISP_E_INVALID);
   }
   assert_string_equal(crisp_level(), level);
-  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) assert_string_equal(crisp_impl_name((crisp_kernel)k), before[k]);
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    assert_string_equal(crisp_impl_name((crisp_kernel)k), before[k]);
   /* Kernel numbers far outside the enum. */
   const int bad[] = {INT_MIN, -2, CRISP_KERNEL_COUNT + 1, INT_MAX};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

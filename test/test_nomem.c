@@ -166,9 +166,11 @@ static size_t drive(int (*call)(crisp_limb *out, const void *context), const voi
       return injected;
     }
     injected++;
-    if (status != CRISP_E_NOMEM) fail_msg("%s: allocation %lu failed, status %d, expected CRISP_E_NOMEM", what, k, status);
+    if (status != CRISP_E_NOMEM)
+      fail_msg("%s: allocation %lu failed, status %d, expected CRISP_E_NOMEM", what, k, status);
     for (size_t i = 0; i < count; i++)
-      if (out[i] != POISON) fail_msg("%s: allocation %lu failed, but output limb %zu was written", what, k, i);
+      if (out[i] != POISON)
+        fail_msg("%s: allocation %lu failed, but output limb %zu was written", what, k, i);
     assert_true(k < 100);
   }
 }

@@ -63,14 +63,16 @@ static void test_poly1305_context_offsets(void **state) {
         crisp_poly1305_update(ctx, data, first);
         crisp_poly1305_update(ctx, data + first, len - first);
         crisp_poly1305_final(ctx, tag);
-        assert_bytes_equal(tag, expected, 16, "poly1305 %s: context at offset %zu, len %zu\n", name, offset, len);
+        assert_bytes_equal(tag, expected, 16, "poly1305 %s: context at offset %zu, len %zu\n", name, offset,
+                           len);
         /* 64-byte updates: a vector kernel's lanes and waiting blocks live in the context */
         crisp_poly1305_init(ctx, key);
         for (size_t done = 0; done < len; done += 64)
           crisp_poly1305_update(ctx, data + done, len - done < 64 ? len - done : 64);
         crisp_poly1305_final(ctx, tag);
-        assert_bytes_equal(tag, expected, 16, "poly1305 %s: context at offset %zu, len %zu in 64-byte updates\n",
-                           name, offset, len);
+        assert_bytes_equal(tag, expected, 16,
+                           "poly1305 %s: context at offset %zu, len %zu in 64-byte updates\n", name, offset,
+                           len);
       }
     }
   }
@@ -102,7 +104,8 @@ static void test_poly1305_context_moved(void **state) {
       memset(a, 0x5a, sizeof *a);
       crisp_poly1305_update(b, data + 1001, MESSAGE - 1001);
       crisp_poly1305_final(b, tag);
-      assert_bytes_equal(tag, expected, 16, "poly1305 %s: context moved from offset %zu to %zu\n", name, from, to);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s: context moved from offset %zu to %zu\n", name, from,
+                         to);
     }
   }
   free(data);
@@ -122,21 +125,25 @@ static void test_chacha20_poly1305_placement(void **state) {
   test_fill_random(key, 32);
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
-    assert_int_equal(crisp_chacha20_poly1305_seal(want, expected, data, MESSAGE, NULL, 0, nonce, key), CRISP_OK);
+    assert_int_equal(crisp_chacha20_poly1305_seal(want, expected, data, MESSAGE, NULL, 0, nonce, key),
+                     CRISP_OK);
     for (size_t from = 0; from < SPAN; from += ALIGNMENT) {
       const size_t to = (from + 24) % SPAN;
       crisp_chacha20_poly1305_ctx *a = (crisp_chacha20_poly1305_ctx *)(source.base + from);
       crisp_chacha20_poly1305_ctx *b = (crisp_chacha20_poly1305_ctx *)(target.base + to);
       uint8_t *out = ct + from + 1;
-      assert_int_equal(crisp_chacha20_poly1305_stream_init(a, CRISP_AEAD_SEAL, nonce, key, NULL, 0), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_init(a, CRISP_AEAD_SEAL, nonce, key, NULL, 0),
+                       CRISP_OK);
       assert_int_equal(crisp_chacha20_poly1305_stream_update(a, out, data, 1001), CRISP_OK);
       memcpy(b, a, sizeof *b);
       memset(a, 0x5a, sizeof *a);
-      assert_int_equal(crisp_chacha20_poly1305_stream_update(b, out + 1001, data + 1001, MESSAGE - 1001), CRISP_OK);
+      assert_int_equal(crisp_chacha20_poly1305_stream_update(b, out + 1001, data + 1001, MESSAGE - 1001),
+                       CRISP_OK);
       assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(b, tag), CRISP_OK);
-      assert_bytes_equal(out, want, MESSAGE, "chacha20poly1305 %s: context moved from %zu to %zu\n", name, from, to);
-      assert_bytes_equal(tag, expected, 16, "chacha20poly1305 %s: tag, context moved from %zu to %zu\n", name, from,
-                         to);
+      assert_bytes_equal(out, want, MESSAGE, "chacha20poly1305 %s: context moved from %zu to %zu\n", name,
+                         from, to);
+      assert_bytes_equal(tag, expected, 16, "chacha20poly1305 %s: tag, context moved from %zu to %zu\n", name,
+                         from, to);
     }
   }
   free(data), free(ct), free(want);
@@ -158,8 +165,8 @@ static void test_poly1305_byte_offsets(void **state) {
       test_fill_random(key, 32);
       generic_poly1305(expected, data, len, key);
       crisp_poly1305(tag, data, len, key);
-      assert_bytes_equal(tag, expected, 16, "poly1305 %s: one-shot, data at offset %zu, len %zu\n", name, offset,
-                         len);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s: one-shot, data at offset %zu, len %zu\n", name,
+                         offset, len);
       assert_int_equal(crisp_poly1305_verify(tag, data, len, key), CRISP_OK);
     }
   }
@@ -269,12 +276,12 @@ static void random_operands(crisp_limb *m, crisp_limb *a, crisp_limb *b, size_t 
   a[n - 1] >>= 1, b[n - 1] >>= 1;
 }
 
-#define LIMBS_EQUAL(got, want, n, ...)                                                          \
-  do {                                                                                          \
-    if (memcmp((got), (want), (n) * sizeof(crisp_limb)) != 0) {                                  \
-      print_error(__VA_ARGS__);                                                                 \
-      fail();                                                                                   \
-    }                                                                                           \
+#define LIMBS_EQUAL(got, want, n, ...)                          \
+  do {                                                          \
+    if (memcmp((got), (want), (n) * sizeof(crisp_limb)) != 0) { \
+      print_error(__VA_ARGS__);                                 \
+      fail();                                                   \
+    }                                                           \
   } while (0)
 
 static void test_bn_product_offsets(void **state) {

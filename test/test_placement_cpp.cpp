@@ -14,7 +14,7 @@
 namespace {
 
 struct session {
-  std::uint8_t id;  // puts the contexts off any boundary larger than 8 bytes
+  std::uint8_t id; // puts the contexts off any boundary larger than 8 bytes
   crisp_poly1305_ctx poly1305;
   crisp_md5_ctx md5;
 };
@@ -58,11 +58,12 @@ void finish(session &s, const std::uint8_t *data, const std::uint8_t *tag, const
 // The same implementation name pinned for both kernels when both have it,
 // generic for a kernel that lacks it.
 void pin(const char *name) {
-  if (crisp_use_impl(CRISP_KERNEL_POLY1305, name) != CRISP_OK) crisp_use_impl(CRISP_KERNEL_POLY1305, "generic");
+  if (crisp_use_impl(CRISP_KERNEL_POLY1305, name) != CRISP_OK)
+    crisp_use_impl(CRISP_KERNEL_POLY1305, "generic");
   if (crisp_use_impl(CRISP_KERNEL_MD5, name) != CRISP_OK) crisp_use_impl(CRISP_KERNEL_MD5, "generic");
 }
 
-}  // namespace
+} // namespace
 
 int main() {
   std::vector<std::uint8_t> data(message_size);

@@ -37,8 +37,8 @@ static const struct {
   const char *hex;
   const char *tag;
 } vectors[] = {
-    {"85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b", "Cryptographic Forum Research Group",
-     NULL, "a8061dc1305136c6c22b8baf0c0127a9"},
+    {"85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b",
+     "Cryptographic Forum Research Group", NULL, "a8061dc1305136c6c22b8baf0c0127a9"},
     {"00000000000000000000000000000000 00000000000000000000000000000000", NULL,
      "00000000000000000000000000000000 00000000000000000000000000000000"
      "00000000000000000000000000000000 00000000000000000000000000000000",
@@ -79,32 +79,19 @@ static const struct {
   size_t len;
   const char *tag;
 } length_answers[] = {
-    {0, "c0bdbab7b4b1aeaba8a5a29f9c999693"},
-    {1, "907769ba683b2dae3cfff0a110c3b465"},
-    {15, "59e133205822755afc45d1e72b2d853d"},
-    {16, "96883c0d3a6f7f098438dd5859c53694"},
-    {17, "7876c786caedbb8c8dea432fad43f9e3"},
-    {31, "779d13823d38bd4ea2be988e72e83c25"},
-    {32, "d2be7023a86845241cfe4b98fb36ff7d"},
-    {33, "57d03f91947f39808cf0abc81477d708"},
-    {55, "e72a23d004873221a18d7d4b7e35e4ac"},
-    {56, "7cd2092bd86a55f852b37503fa24d646"},
-    {57, "9c38269ceca3443cbae60733eecddd8b"},
-    {63, "3642b6b8ca29cebc88a9ab0b3df0bd52"},
-    {64, "66aed6b8e9867bd098f7e5323e2fe9aa"},
-    {65, "4c3d5b8333cef947b6eff29b29e381d9"},
-    {119, "a84c0b0ef11e6e42c49291fe71aeb78a"},
-    {120, "6c1100a4b4e36218fafc8eb474e5b121"},
-    {127, "8e7a3c125aecbb1238626a2c35d432d0"},
-    {128, "5e7ce3cfe1a2b3a274cdb28e26f42f27"},
-    {129, "af3f28c5fb82e061a4a4da05a8b89f28"},
-    {255, "20f75cfbf2247f70f63a8da968f75a38"},
-    {256, "a6cdf63da928e207da6bb9957955b491"},
-    {257, "933f117e8f31823e0c38246de1d460d0"},
-    {1000, "383614e6cba264e5aa5bd04992bbd364"},
-    {4095, "1f5966bfd134e20d5e3d50adf7ee637b"},
-    {4096, "aa2f0002883845a5416e7c99084dbdd4"},
-    {4097, "5cf7633947c33ef91d03c3a982e41919"},
+    {0, "c0bdbab7b4b1aeaba8a5a29f9c999693"},     {1, "907769ba683b2dae3cfff0a110c3b465"},
+    {15, "59e133205822755afc45d1e72b2d853d"},    {16, "96883c0d3a6f7f098438dd5859c53694"},
+    {17, "7876c786caedbb8c8dea432fad43f9e3"},    {31, "779d13823d38bd4ea2be988e72e83c25"},
+    {32, "d2be7023a86845241cfe4b98fb36ff7d"},    {33, "57d03f91947f39808cf0abc81477d708"},
+    {55, "e72a23d004873221a18d7d4b7e35e4ac"},    {56, "7cd2092bd86a55f852b37503fa24d646"},
+    {57, "9c38269ceca3443cbae60733eecddd8b"},    {63, "3642b6b8ca29cebc88a9ab0b3df0bd52"},
+    {64, "66aed6b8e9867bd098f7e5323e2fe9aa"},    {65, "4c3d5b8333cef947b6eff29b29e381d9"},
+    {119, "a84c0b0ef11e6e42c49291fe71aeb78a"},   {120, "6c1100a4b4e36218fafc8eb474e5b121"},
+    {127, "8e7a3c125aecbb1238626a2c35d432d0"},   {128, "5e7ce3cfe1a2b3a274cdb28e26f42f27"},
+    {129, "af3f28c5fb82e061a4a4da05a8b89f28"},   {255, "20f75cfbf2247f70f63a8da968f75a38"},
+    {256, "a6cdf63da928e207da6bb9957955b491"},   {257, "933f117e8f31823e0c38246de1d460d0"},
+    {1000, "383614e6cba264e5aa5bd04992bbd364"},  {4095, "1f5966bfd134e20d5e3d50adf7ee637b"},
+    {4096, "aa2f0002883845a5416e7c99084dbdd4"},  {4097, "5cf7633947c33ef91d03c3a982e41919"},
     {10000, "f43ecc789f64e5ce30b5f45bf1315142"},
 };
 enum { LENGTH_ANSWER_COUNT = sizeof length_answers / sizeof length_answers[0] };
@@ -132,20 +119,31 @@ static size_t pattern_piece(int pattern, size_t index, size_t left) {
       [2] = {176, 32, 0}, [3] = {32, 176, 0}, [6] = {1, 0}, [7] = {17, 255, 1, 0}, [11] = {15, 1, 0},
   };
   switch (pattern) {
-    case 0: return left;
-    case 1: return index < 4 ? test_rand_below(left + 1) : left;
-    case 4: return 16;
-    case 5: return 15 + 2 * (index & 1); /* 15, 17, 15, 17, ... */
-    case 8: return test_rand_below(601);
-    case 9: return (size_t)64 << (index < 10 ? index : 10);
-    case 10: return index & 1 ? 3 : 1000;
-    case 12: return 128;
-    case 13: return 136;
-    default: return index < 4 && fixed[pattern][index] ? fixed[pattern][index] : left;
+    case 0:
+      return left;
+    case 1:
+      return index < 4 ? test_rand_below(left + 1) : left;
+    case 4:
+      return 16;
+    case 5:
+      return 15 + 2 * (index & 1); /* 15, 17, 15, 17, ... */
+    case 8:
+      return test_rand_below(601);
+    case 9:
+      return (size_t)64 << (index < 10 ? index : 10);
+    case 10:
+      return index & 1 ? 3 : 1000;
+    case 12:
+      return 128;
+    case 13:
+      return 136;
+    default:
+      return index < 4 && fixed[pattern][index] ? fixed[pattern][index] : left;
   }
 }
 
-static void tag_with_pattern(uint8_t tag[16], const uint8_t *data, size_t len, const uint8_t key[32], int pattern) {
+static void tag_with_pattern(uint8_t tag[16], const uint8_t *data, size_t len, const uint8_t key[32],
+                             int pattern) {
   crisp_poly1305_ctx ctx;
   crisp_poly1305_init(&ctx, key);
   size_t done = 0;
@@ -190,7 +188,8 @@ static void test_rfc8439_vectors(void **state) {
       for (int pattern = 1; pattern < PATTERN_COUNT; pattern++) {
         memset(tag, 0, 16);
         tag_with_pattern(tag, vb.message, vb.len, vb.key, pattern);
-        assert_bytes_equal(tag, vb.tag, 16, "poly1305 %s: RFC 8439 vector %zu split pattern %d\n", name, v, pattern);
+        assert_bytes_equal(tag, vb.tag, 16, "poly1305 %s: RFC 8439 vector %zu split pattern %d\n", name, v,
+                           pattern);
       }
       assert_int_equal(crisp_poly1305_verify(vb.tag, vb.message, vb.len, vb.key), CRISP_OK);
     }
@@ -210,8 +209,8 @@ static void test_length_answers(void **state) {
       for (size_t i = 0; i < len; i++) data[offset + i] = (uint8_t)(7 * i + 3);
       for (int pattern = 0; pattern < PATTERN_COUNT; pattern++) {
         tag_with_pattern(tag, data + offset, len, key, pattern);
-        assert_bytes_equal(tag, expected, 16, "poly1305 %s: known answer for length %zu, pattern %d\n", name, len,
-                           pattern);
+        assert_bytes_equal(tag, expected, 16, "poly1305 %s: known answer for length %zu, pattern %d\n", name,
+                           len, pattern);
       }
       assert_int_equal(crisp_poly1305_verify(expected, data + offset, len, key), CRISP_OK);
     }
@@ -321,7 +320,8 @@ static int near_prime_message(uint8_t *message, size_t nblocks, int d, int rando
 
 static void test_near_prime(void **state) {
   (void)state;
-  static const size_t block_counts[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 100, 256, 257, 1024};
+  static const size_t block_counts[] = {1,  2,  3,  4,  5,  7,  8,   9,   15,  16,
+                                        17, 31, 32, 33, 64, 65, 100, 256, 257, 1024};
   enum { MAX_BLOCKS = 1024 };
   uint8_t *message = test_alloc(16 * MAX_BLOCKS);
   const size_t trials = test_scaled(1);
@@ -341,8 +341,8 @@ static void test_near_prime(void **state) {
             const int pattern = (int)((nblocks + (size_t)d + 6) % PATTERN_COUNT);
             tag_with_pattern(tag, message, 16 * nblocks, key, pattern);
             assert_bytes_equal(tag, expected, 16,
-                               "poly1305 %s: r=1, %zu blocks (%s filler) summing to j*p%+d, pattern %d\n", name,
-                               nblocks, random_filler ? "random" : "0xff", d, pattern);
+                               "poly1305 %s: r=1, %zu blocks (%s filler) summing to j*p%+d, pattern %d\n",
+                               name, nblocks, random_filler ? "random" : "0xff", d, pattern);
           }
         }
       }
@@ -376,11 +376,12 @@ static void test_all_lengths(void **state) {
       memcpy(shifted + offset, source, len);
       uint8_t tag[16];
       crisp_poly1305(tag, shifted + offset, len, keys[len]);
-      assert_bytes_equal(tag, reference[len], 16, "poly1305 %s: one-shot len %zu offset %zu\n", name, len, offset);
+      assert_bytes_equal(tag, reference[len], 16, "poly1305 %s: one-shot len %zu offset %zu\n", name, len,
+                         offset);
       const int pattern = 1 + (int)(len % (PATTERN_COUNT - 1));
       tag_with_pattern(tag, shifted + offset, len, keys[len], pattern);
-      assert_bytes_equal(tag, reference[len], 16, "poly1305 %s: len %zu offset %zu split pattern %d\n", name, len,
-                         offset, pattern);
+      assert_bytes_equal(tag, reference[len], 16, "poly1305 %s: len %zu offset %zu split pattern %d\n", name,
+                         len, offset, pattern);
     }
   }
   free(reference);
@@ -396,13 +397,26 @@ static void edge_key(int which, uint8_t key[32]) {
                                     0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f};
   test_fill_random(key, 32);
   switch (which) {
-    case 0: memcpy(key, r_max, 16), memset(key + 16, 0xff, 16); break;
-    case 1: memset(key, 0xff, 32); break;
-    case 2: memcpy(key, r_max, 16), memset(key + 16, 0, 16); break;
-    case 3: memset(key + 16, 0xff, 16); break; /* random r */
-    case 4: memset(key, 0, 16); break;         /* r = 0 */
-    case 5: memset(key, 0, 16), key[0] = 1; break;
-    default: break; /* random key */
+    case 0:
+      memcpy(key, r_max, 16), memset(key + 16, 0xff, 16);
+      break;
+    case 1:
+      memset(key, 0xff, 32);
+      break;
+    case 2:
+      memcpy(key, r_max, 16), memset(key + 16, 0, 16);
+      break;
+    case 3:
+      memset(key + 16, 0xff, 16);
+      break; /* random r */
+    case 4:
+      memset(key, 0, 16);
+      break; /* r = 0 */
+    case 5:
+      memset(key, 0, 16), key[0] = 1;
+      break;
+    default:
+      break; /* random key */
   }
 }
 enum { EDGE_KEY_COUNT = 7 };
@@ -412,8 +426,8 @@ enum { EDGE_KEY_COUNT = 7 };
  * carry a parallel lane drops shows up. */
 static void test_edge_keys_and_data(void **state) {
   (void)state;
-  static const size_t long_lengths[] = {511, 512, 513, 1023, 1024, 1040, 2047, 2048, 2049, 4095,
-                                        4096, 4111, 8191, 8192, 8208, 16384, 16399, 32768};
+  static const size_t long_lengths[] = {511,  512,  513,  1023, 1024, 1040, 2047,  2048,  2049,
+                                        4095, 4096, 4111, 8191, 8192, 8208, 16384, 16399, 32768};
   enum { MAX_EDGE = 32768 };
   uint8_t *data = test_alloc(MAX_EDGE);
   for (int fill = 0; fill < 3; fill++) {
@@ -432,14 +446,15 @@ static void test_edge_keys_and_data(void **state) {
         uint8_t tag[16];
         for (size_t len = 0; len <= 300; len++) {
           tag_with_pattern(tag, data, len, key, (int)(len % 3) * 2); /* one-shot, 176+32, 1+rest */
-          assert_bytes_equal(tag, expected_short[len], 16, "poly1305 %s: edge key %d fill %d len %zu\n", name, which,
-                             fill, len);
+          assert_bytes_equal(tag, expected_short[len], 16, "poly1305 %s: edge key %d fill %d len %zu\n", name,
+                             which, fill, len);
         }
         for (size_t i = 0; i < sizeof long_lengths / sizeof long_lengths[0]; i++) {
           for (int pattern = 0; pattern < PATTERN_COUNT; pattern += 3) {
             tag_with_pattern(tag, data, long_lengths[i], key, pattern);
-            assert_bytes_equal(tag, expected_long[i], 16, "poly1305 %s: edge key %d fill %d len %zu pattern %d\n",
-                               name, which, fill, long_lengths[i], pattern);
+            assert_bytes_equal(tag, expected_long[i], 16,
+                               "poly1305 %s: edge key %d fill %d len %zu pattern %d\n", name, which, fill,
+                               long_lengths[i], pattern);
           }
         }
       }
@@ -463,7 +478,8 @@ static void test_verify(void **state) {
       for (int bit = 0; bit < 128; bit++) {
         tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
         const int rc = crisp_poly1305_verify(tag, data, len, key);
-        if (rc != CRISP_E_MISMATCH) print_error("poly1305 %s: verify with bit %d flipped gave %d\n", name, bit, rc);
+        if (rc != CRISP_E_MISMATCH)
+          print_error("poly1305 %s: verify with bit %d flipped gave %d\n", name, bit, rc);
         assert_int_equal(rc, CRISP_E_MISMATCH);
         tag[bit / 8] ^= (uint8_t)(1u << (bit % 8));
       }
@@ -771,7 +787,10 @@ static void test_against_libsodium(void **state) {
       const int which = (int)(t % (EDGE_KEY_COUNT + 1));
       edge_key(which, key);
       const size_t len = t < 20 ? t * 16 : test_rand_below(LEN + 1);
-      if (which == EDGE_KEY_COUNT) test_fill_random(data, len); else memset(data, 0xff, len);
+      if (which == EDGE_KEY_COUNT)
+        test_fill_random(data, len);
+      else
+        memset(data, 0xff, len);
       crypto_onetimeauth_poly1305(expected, data, len, key);
       crisp_poly1305(tag, data, len, key);
       assert_bytes_equal(tag, expected, 16, "poly1305 %s vs libsodium: key %d len %zu\n", name, which, len);

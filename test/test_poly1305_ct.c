@@ -15,7 +15,8 @@
 
 /* Block boundaries, the 4- and 8-block widths of the SIMD kernels, a
  * partial final block, a long message. */
-static const size_t lengths[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1031};
+static const size_t lengths[] = {0,  1,   15,  16,  17,  31,  32,  33,   63,  64,
+                                 65, 127, 128, 129, 255, 256, 257, 1000, 1031};
 
 static int skipped_under_valgrind(const char *name) {
   if (RUNNING_ON_VALGRIND && strncmp(name, "avx512", 6) == 0) {
@@ -42,8 +43,10 @@ static void expected_tag(uint8_t tag[16], const uint8_t *message, size_t len, co
   assert_int_equal(crisp_use_impl(CRISP_KERNEL_POLY1305, NULL), CRISP_OK);
 }
 
-static void check_tag(const uint8_t *tag, const uint8_t *expected, const char *how, const char *name, size_t len) {
-  if (memcmp(tag, expected, 16) != 0) fail_msg("poly1305 %s %s: len=%zu differs from generic", how, name, len);
+static void check_tag(const uint8_t *tag, const uint8_t *expected, const char *how, const char *name,
+                      size_t len) {
+  if (memcmp(tag, expected, 16) != 0)
+    fail_msg("poly1305 %s %s: len=%zu differs from generic", how, name, len);
 }
 
 static void test_one_shot_ct(void **state) {

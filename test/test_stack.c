@@ -174,7 +174,8 @@ static int call_hchacha20(size_t size) {
   return crisp_hchacha20(output, key, nonce);
 }
 static int call_seal(size_t len) {
-  return crisp_chacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data, nonce, key);
+  return crisp_chacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data,
+                                      nonce, key);
 }
 /* Forged: the tag of the previous seal does not fit this nonce's. */
 static int call_open(size_t len) {
@@ -188,7 +189,8 @@ static int call_seal_open(size_t len) {
   return status;
 }
 static int call_xseal(size_t len) {
-  return crisp_xchacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data, nonce, key);
+  return crisp_xchacha20_poly1305_seal(output, tag, message, len, associated_data, sizeof associated_data,
+                                       nonce, key);
 }
 static int call_xopen(size_t len) {
   const int status = crisp_xchacha20_poly1305_open(output, message, len, tag, NULL, 0, nonce, key);

@@ -93,7 +93,8 @@ static void do_introspection(thread_result *r) {
 }
 
 typedef void (*step_fn)(thread_result *);
-static const step_fn steps[FIRST_CALLS] = {do_md5, do_poly1305, do_products, do_montgomery, do_names, do_introspection};
+static const step_fn steps[FIRST_CALLS] = {do_md5,        do_poly1305, do_products,
+                                           do_montgomery, do_names,    do_introspection};
 
 static void *first_use_thread(void *arg) {
   thread_job *job = arg;
@@ -168,8 +169,10 @@ static void *worker_thread(void *arg) {
     do_md5(&r);
     do_poly1305(&r);
     do_products(&r);
-    if (round % 8 == 0) do_montgomery(&r);
-    else memcpy(r.mont, reference.mont, sizeof r.mont), memcpy(r.power, reference.power, sizeof r.power);
+    if (round % 8 == 0)
+      do_montgomery(&r);
+    else
+      memcpy(r.mont, reference.mont, sizeof r.mont), memcpy(r.power, reference.power, sizeof r.power);
     *failures += memcmp(r.md5, reference.md5, 16) != 0;
     *failures += memcmp(r.md5_many, reference.md5_many, sizeof r.md5_many) != 0;
     *failures += memcmp(r.tag, reference.tag, 16) != 0 || r.verify != CRISP_OK;
@@ -210,8 +213,10 @@ static void test_use_while_changing(void **state) {
   pthread_t workers[WORKERS], changers[CHANGERS];
   int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
   workers_done = 0;
-  for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_create(&workers[i], NULL, worker_thread, &failures[i]), 0);
-  for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
+  for (int i = 0; i < WORKERS; i++)
+    assert_int_equal(pthread_create(&workers[i], NULL, worker_thread, &failures[i]), 0);
+  for (int i = 0; i < CHANGERS; i++)
+    assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
   for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(workers[i], NULL), 0);
   for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_join(changers[i], NULL), 0);
   for (int i = 0; i < WORKERS; i++)

@@ -34,7 +34,8 @@ static void test_identify_x86(void **state) {
   assert_int_equal(crisp_uarch_x86("GenuineIntel", 6, 0x7e), CRISP_UARCH_ICE_LAKE);
   assert_int_equal(crisp_uarch_x86("GenuineIntel", 6, 0x8f), CRISP_UARCH_SAPPHIRE_RAPIDS);
   assert_int_equal(crisp_uarch_x86("GenuineIntel", 6, 0xcf), CRISP_UARCH_SAPPHIRE_RAPIDS);
-  assert_int_equal(crisp_uarch_x86("GenuineIntel", 6, 0x3c), CRISP_UARCH_UNKNOWN); /* Haswell, as QEMU shows it */
+  assert_int_equal(crisp_uarch_x86("GenuineIntel", 6, 0x3c),
+                   CRISP_UARCH_UNKNOWN); /* Haswell, as QEMU shows it */
   assert_int_equal(crisp_uarch_x86("GenuineIntel", 15, 0x55), CRISP_UARCH_UNKNOWN);
   assert_int_equal(crisp_uarch_x86("", 0, 0), CRISP_UARCH_UNKNOWN);
   assert_int_equal(crisp_uarch_x86(NULL, 0x19, 0x11), CRISP_UARCH_UNKNOWN);
@@ -79,10 +80,12 @@ static void test_table_consistent(void **state) {
     snprintf(level, sizeof level, "%.*s", (int)strcspn(rule->impl, "-"), rule->impl);
     assert_true(crisp_level_parse(level) >= 0);
     assert_true(rule->action == CRISP_RULE_PREFER || strcasecmp(rule->impl, "generic") != 0);
-    assert_true(strncmp(rule->evidence, "measured: ", 10) == 0 || strncmp(rule->evidence, "cycle model: ", 13) == 0);
+    assert_true(strncmp(rule->evidence, "measured: ", 10) == 0 ||
+                strncmp(rule->evidence, "cycle model: ", 13) == 0);
     assert_true(strlen(rule->evidence) < 240 && !strchr(rule->evidence, '\n'));
     for (size_t j = 0; j < crisp_uarch_rule_count; j++)
-      assert_false(j != i && crisp_uarch_rules[j].uarch == rule->uarch && crisp_uarch_rules[j].kernel == rule->kernel &&
+      assert_false(j != i && crisp_uarch_rules[j].uarch == rule->uarch &&
+                   crisp_uarch_rules[j].kernel == rule->kernel &&
                    strcasecmp(crisp_uarch_rules[j].impl, rule->impl) == 0);
   }
   for (size_t i = 0; i < crisp_uarch_setting_count; i++) {
@@ -159,14 +162,14 @@ static void test_veto(void **state) {
 /* ---- through the public API, in forked children ----------------------- */
 
 static int child_failures;
-#define CHILD_CHECK(cond, ...)                                       \
-  do {                                                               \
-    if (!(cond)) {                                                   \
-      fprintf(stdout, "  check failed: %s: ", #cond);                \
-      fprintf(stdout, __VA_ARGS__);                                  \
-      fputc('\n', stdout);                                           \
-      child_failures++;                                              \
-    }                                                                \
+#define CHILD_CHECK(cond, ...)                        \
+  do {                                                \
+    if (!(cond)) {                                    \
+      fprintf(stdout, "  check failed: %s: ", #cond); \
+      fprintf(stdout, __VA_ARGS__);                   \
+      fputc('\n', stdout);                            \
+      child_failures++;                               \
+    }                                                 \
   } while (0)
 
 /* The stderr a child captured: its 'crisp:' lines (qemu's own left out). */
@@ -235,7 +238,9 @@ static int md5_avx512_runs(void) {
   return i >= 0 && crisp_impl_supported_at(CRISP_KERNEL_MD5, (size_t)i);
 }
 
-static int starts(const char *text, const char *prefix) { return text && strncmp(text, prefix, strlen(prefix)) == 0; }
+static int starts(const char *text, const char *prefix) {
+  return text && strncmp(text, prefix, strlen(prefix)) == 0;
+}
 
 /* Ice Lake: the table prefers the vector MD5 (a cycle argument). */
 static void icelake_default(const captured *c) {
@@ -243,7 +248,8 @@ static void icelake_default(const captured *c) {
   CHILD_CHECK(starts(crisp_cpu_uarch(), "icelake (CRISP_CPU_UARCH"), "%s", crisp_cpu_uarch());
   const char *why = crisp_impl_reason(CRISP_KERNEL_MD5);
   if (md5_avx512_runs()) {
-    CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "avx512") == 0, "md5 %s", crisp_impl_name(CRISP_KERNEL_MD5));
+    CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "avx512") == 0, "md5 %s",
+                crisp_impl_name(CRISP_KERNEL_MD5));
     CHILD_CHECK(starts(why, "table, icelake prefers avx512: cycle model: "), "%s", why);
     /* A pin wins over the table; unpinning returns to it. */
     CHILD_CHECK(crisp_use_impl(CRISP_KERNEL_MD5, "generic") == CRISP_OK, "pin");
@@ -264,19 +270,23 @@ static void icelake_default(const captured *c) {
   uint8_t digest[16];
   crisp_md5("abc", 3, digest);
   CHILD_CHECK(digest[0] == 0x90 && digest[15] == 0x72, "md5 of abc");
-  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) CHILD_CHECK(crisp_impl_reason((crisp_kernel)k) != NULL, "reason %d", k);
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
+    CHILD_CHECK(crisp_impl_reason((crisp_kernel)k) != NULL, "reason %d", k);
   CHILD_CHECK(crisp_impl_reason(CRISP_KERNEL_COUNT) == NULL, "reason of no kernel");
 }
 
 static void not_avx512(const captured *c) {
   CHILD_CHECK(c->lines == 0, "stderr: %s", c->text);
-  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "avx512") != 0, "md5 %s", crisp_impl_name(CRISP_KERNEL_MD5));
-  CHILD_CHECK(starts(crisp_impl_reason(CRISP_KERNEL_MD5), "feature order"), "%s", crisp_impl_reason(CRISP_KERNEL_MD5));
+  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "avx512") != 0, "md5 %s",
+              crisp_impl_name(CRISP_KERNEL_MD5));
+  CHILD_CHECK(starts(crisp_impl_reason(CRISP_KERNEL_MD5), "feature order"), "%s",
+              crisp_impl_reason(CRISP_KERNEL_MD5));
 }
 
 static void md5_generic_by_options(const captured *c) {
   CHILD_CHECK(c->lines == 0, "stderr: %s", c->text);
-  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "generic") == 0, "md5 %s", crisp_impl_name(CRISP_KERNEL_MD5));
+  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "generic") == 0, "md5 %s",
+              crisp_impl_name(CRISP_KERNEL_MD5));
   CHILD_CHECK(strcmp(crisp_impl_reason(CRISP_KERNEL_MD5), "CRYPTO_OPTIONS=-UseMD5Intrinsics") == 0, "%s",
               crisp_impl_reason(CRISP_KERNEL_MD5));
 }
@@ -289,14 +299,15 @@ static void test_table_through_api(void **state) {
   in_child("zen5", (const char *const[]){"CRISP_CPU_UARCH=zen5", NULL}, not_avx512);
   in_child("unknown", (const char *const[]){"CRISP_CPU_UARCH=unknown", NULL}, not_avx512);
 #if defined(__x86_64__)
-  in_child("icelake, CRYPTO_FORCE=x86_64", (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_FORCE=x86_64", NULL},
-           not_avx512);
+  in_child("icelake, CRYPTO_FORCE=x86_64",
+           (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_FORCE=x86_64", NULL}, not_avx512);
 #endif
-  in_child("icelake, CRYPTO_FORCE=generic", (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_FORCE=generic", NULL},
-           not_avx512);
-  in_child("icelake, no avx512f", (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRISP_CPU_DISABLE=avx512f", NULL},
-           not_avx512);
-  in_child("icelake, CRYPTO_OPTIONS", (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_OPTIONS=-UseMD5Intrinsics", NULL},
+  in_child("icelake, CRYPTO_FORCE=generic",
+           (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_FORCE=generic", NULL}, not_avx512);
+  in_child("icelake, no avx512f",
+           (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRISP_CPU_DISABLE=avx512f", NULL}, not_avx512);
+  in_child("icelake, CRYPTO_OPTIONS",
+           (const char *const[]){"CRISP_CPU_UARCH=icelake", "CRYPTO_OPTIONS=-UseMD5Intrinsics", NULL},
            md5_generic_by_options);
 }
 
@@ -305,7 +316,8 @@ static void test_table_through_api(void **state) {
 static void pins_honoured(const captured *c) {
   CHILD_CHECK(c->lines == 0, "stderr: %s", c->text);
   CHILD_CHECK(crisp_env_status() == CRISP_OK, "status %d", crisp_env_status());
-  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "generic") == 0, "md5 %s", crisp_impl_name(CRISP_KERNEL_MD5));
+  CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_MD5), "generic") == 0, "md5 %s",
+              crisp_impl_name(CRISP_KERNEL_MD5));
   CHILD_CHECK(strcmp(crisp_impl_reason(CRISP_KERNEL_MD5), "CRYPTO_IMPL=md5:generic") == 0, "%s",
               crisp_impl_reason(CRISP_KERNEL_MD5));
   CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_BN_MUL), "generic") == 0, "bn_mul %s",
@@ -331,7 +343,8 @@ static void defaults_kept(const captured *c, int status, const char *line_has) {
   CHILD_CHECK(c->longest < 1024, "line of %zu characters", c->longest);
   CHILD_CHECK(strstr(c->text, "CRYPTO_IMPL") != NULL, "%s", c->text);
   CHILD_CHECK(!line_has || strstr(c->text, line_has), "'%s' not in %s", line_has, c->text);
-  for (const char *p = c->text; *p; p++) CHILD_CHECK((*p >= 0x20 && *p < 0x7f) || *p == '\n', "raw byte 0x%02x", *p & 0xff);
+  for (const char *p = c->text; *p; p++)
+    CHILD_CHECK((*p >= 0x20 && *p < 0x7f) || *p == '\n', "raw byte 0x%02x", *p & 0xff);
   CHILD_CHECK(crisp_env_status() == status, "status %d", crisp_env_status());
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
     if (k != CRISP_KERNEL_BN_SQR)
@@ -339,9 +352,15 @@ static void defaults_kept(const captured *c, int status, const char *line_has) {
                   crisp_kernel_name((crisp_kernel)k), crisp_impl_name((crisp_kernel)k), default_impls[k]);
 }
 
-static void unknown_kernel(const captured *c) { defaults_kept(c, CRISP_E_INVALID, "no such kernel"); }
-static void unknown_impl(const captured *c) { defaults_kept(c, CRISP_E_INVALID, "md5 has"); }
-static void garbage(const captured *c) { defaults_kept(c, CRISP_E_INVALID, NULL); }
+static void unknown_kernel(const captured *c) {
+  defaults_kept(c, CRISP_E_INVALID, "no such kernel");
+}
+static void unknown_impl(const captured *c) {
+  defaults_kept(c, CRISP_E_INVALID, "md5 has");
+}
+static void garbage(const captured *c) {
+  defaults_kept(c, CRISP_E_INVALID, NULL);
+}
 static void one_good_one_bad(const captured *c) {
   defaults_kept(c, CRISP_E_INVALID, "nosuch");
   CHILD_CHECK(strcmp(crisp_impl_name(CRISP_KERNEL_BN_SQR), "generic") == 0, "bn_sqr %s",
@@ -362,8 +381,10 @@ static void lacking(const captured *c) {
   CHILD_CHECK(c->lines == 1 && strstr(c->text, "lacks"), "%s", c->text);
   CHILD_CHECK(crisp_env_status() == CRISP_E_UNSUPPORTED, "status %d", crisp_env_status());
   CHILD_CHECK(strcmp(needy_pin + strlen("CRYPTO_IMPL=") + strlen(crisp_kernel_name(needy_kernel)) + 1,
-                     crisp_impl_name(needy_kernel)) != 0, "%s runs", crisp_impl_name(needy_kernel));
-  CHILD_CHECK(starts(crisp_impl_reason(needy_kernel), "feature order"), "%s", crisp_impl_reason(needy_kernel));
+                     crisp_impl_name(needy_kernel)) != 0,
+              "%s runs", crisp_impl_name(needy_kernel));
+  CHILD_CHECK(starts(crisp_impl_reason(needy_kernel), "feature order"), "%s",
+              crisp_impl_reason(needy_kernel));
 }
 
 static void test_crypto_impl(void **state) {
@@ -390,44 +411,55 @@ static void test_crypto_impl(void **state) {
   }
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) assert_true(default_impls[k][0]);
 
-  in_child("pins", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:generic, BN_MUL:GENERIC", NULL},
+  in_child("pins",
+           (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:generic, BN_MUL:GENERIC", NULL},
            pins_honoured);
-  in_child("unknown kernel", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md6:generic", NULL},
-           unknown_kernel);
-  in_child("unknown impl", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:avx9", NULL}, unknown_impl);
-  in_child("near miss", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:generi", NULL}, unknown_impl);
-  in_child("good and bad", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=bn_sqr:generic,nosuch", NULL},
+  in_child("unknown kernel",
+           (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md6:generic", NULL}, unknown_kernel);
+  in_child("unknown impl", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:avx9", NULL},
+           unknown_impl);
+  in_child("near miss", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:generi", NULL},
+           unknown_impl);
+  in_child("good and bad",
+           (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=bn_sqr:generic,nosuch", NULL},
            one_good_one_bad);
   static char long_value[6000];
   for (size_t i = 0; i + 1 < sizeof long_value; i++) long_value[i] = i % 7 == 6 ? ',' : 'x';
   static char long_env[6100];
   snprintf(long_env, sizeof long_env, "CRYPTO_IMPL=%s", long_value);
   in_child("5000 characters", (const char *const[]){"CRISP_CPU_UARCH=unknown", long_env, NULL}, garbage);
-  in_child("non-ASCII", (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:\xff\xfe\x1b[2J", NULL},
+  in_child("non-ASCII",
+           (const char *const[]){"CRISP_CPU_UARCH=unknown", "CRYPTO_IMPL=md5:\xff\xfe\x1b[2J", NULL},
            garbage);
   /* An implementation that needs a feature, with every feature hidden. */
   for (int k = 0; k < CRISP_KERNEL_COUNT && !needy_pin[0]; k++)
     for (size_t i = 0; i < crisp_impl_count((crisp_kernel)k); i++) {
       const char *name = crisp_impl_name_at((crisp_kernel)k, i);
-      if (strcmp(name, "generic") == 0 || strncmp(name, "x86_64", 6) == 0 || strncmp(name, "arm64", 5) == 0) continue;
+      if (strcmp(name, "generic") == 0 || strncmp(name, "x86_64", 6) == 0 || strncmp(name, "arm64", 5) == 0)
+        continue;
       snprintf(needy_pin, sizeof needy_pin, "CRYPTO_IMPL=%s:%s", crisp_kernel_name((crisp_kernel)k), name);
       needy_kernel = (crisp_kernel)k;
       break;
     }
   if (needy_pin[0])
-    in_child("lacking", (const char *const[]){"CRISP_CPU_UARCH=unknown", needy_pin,
-                                              "CRISP_CPU_DISABLE=sse2 bmi1 bmi2 adx avx avx2 avx512f avx512vl avx512bw "
-                                              "avx512dq avx512ifma asimd",
-                                              NULL},
+    in_child("lacking",
+             (const char *const[]){"CRISP_CPU_UARCH=unknown", needy_pin,
+                                   "CRISP_CPU_DISABLE=sse2 bmi1 bmi2 adx avx avx2 avx512f avx512vl avx512bw "
+                                   "avx512dq avx512ifma asimd",
+                                   NULL},
              lacking);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_identify_x86),     cmocka_unit_test(test_identify_arm64),
-      cmocka_unit_test(test_names),            cmocka_unit_test(test_table_consistent),
-      cmocka_unit_test(test_choice_always_allowed), cmocka_unit_test(test_veto),
-      cmocka_unit_test(test_table_through_api), cmocka_unit_test(test_crypto_impl),
+      cmocka_unit_test(test_identify_x86),
+      cmocka_unit_test(test_identify_arm64),
+      cmocka_unit_test(test_names),
+      cmocka_unit_test(test_table_consistent),
+      cmocka_unit_test(test_choice_always_allowed),
+      cmocka_unit_test(test_veto),
+      cmocka_unit_test(test_table_through_api),
+      cmocka_unit_test(test_crypto_impl),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

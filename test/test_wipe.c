@@ -61,7 +61,8 @@ static int near(uint64_t value, uintptr_t address) {
 }
 
 static int pointers(uint64_t a, uint64_t b) {
-  return (near(a, heap_address) && near(b, heap_address)) || (near(a, stack_address) && near(b, stack_address));
+  return (near(a, heap_address) && near(b, heap_address)) ||
+         (near(a, stack_address) && near(b, stack_address));
 }
 
 /* The secrets of a run, as little-endian pieces (a and b; a Poly1305 key
@@ -93,7 +94,8 @@ static const char *secret_form(uint64_t w, const secrets *s, char *text, size_t 
   for (size_t p = 0; p < PIECES; p++) {
     const size_t len = s->len[p];
     for (size_t j = 0; 64 * j < 8 * len; j++)
-      if (w == piece_bits(s->bytes[p], len, 64 * j, 64)) return snprintf(text, cap, "word %zu of secret %zu", j, p), text;
+      if (w == piece_bits(s->bytes[p], len, 64 * j, 64))
+        return snprintf(text, cap, "word %zu of secret %zu", j, p), text;
     for (size_t j = 0; 32 * j < 8 * len; j++)
       if (w && w == piece_bits(s->bytes[p], len, 32 * j, 32))
         return snprintf(text, cap, "32-bit word %zu of secret %zu", j, p), text;
@@ -125,11 +127,12 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
   for (size_t i = 0; i < STACK_WORDS; i++) {
     if (first[i] == second[i] || pointers(first[i], second[i])) continue;
     if (count++ < 8 || verbose)
-      print_error("%s %s (size %zu): word %zu below the caller left behind: %016llx / %016llx, %s\n", what, name,
-                  size, STACK_WORDS - i, (unsigned long long)first[i], (unsigned long long)second[i],
+      print_error("%s %s (size %zu): word %zu below the caller left behind: %016llx / %016llx, %s\n", what,
+                  name, size, STACK_WORDS - i, (unsigned long long)first[i], (unsigned long long)second[i],
                   secret_form(first[i], &planted_first, text, sizeof text));
   }
-  if (count) print_error("%s %s (size %zu): %zu secret-derived words left in the stack\n", what, name, size, count);
+  if (count)
+    print_error("%s %s (size %zu): %zu secret-derived words left in the stack\n", what, name, size, count);
   return count;
 }
 
@@ -272,7 +275,8 @@ static void crt_key(size_t n) {
 static void call_mod_exp_crt(size_t n) {
   memcpy(bn_c, bn_a, n * sizeof *bn_c);
   memset(bn_c + n, 0, n * sizeof *bn_c);
-  status_is(crisp_bn_mod_exp_crt(bn_r, bn_c, bn_m, crt_q, crt_one, crt_one, crt_qinv, n, crt_one, 1), CRISP_OK);
+  status_is(crisp_bn_mod_exp_crt(bn_r, bn_c, bn_m, crt_q, crt_one, crt_one, crt_qinv, n, crt_one, 1),
+            CRISP_OK);
 }
 
 /* The key and its clamped r (RFC 8439 2.5). */
@@ -432,8 +436,8 @@ static const wipe_case cases[] = {
     {"bn_mod_exp2", CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_COUNT, SIZES(exponent_sizes), bn_operands,
      call_mod_exp2},
     /* the CRT around it: reductions, recombination and the fault check */
-    {"bn_mod_exp_crt", CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
-     crt_key, call_mod_exp_crt},
+    {"bn_mod_exp_crt", CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), crt_key,
+     call_mod_exp_crt},
     {"poly1305", CRISP_KERNEL_POLY1305, CRISP_KERNEL_COUNT, SIZES(poly1305_lengths), poly1305_key,
      call_poly1305},
     {"poly1305 streamed", CRISP_KERNEL_POLY1305, CRISP_KERNEL_COUNT, SIZES(poly1305_lengths), poly1305_key,

@@ -13,7 +13,9 @@
 
 #define READ_SIZE (64 * 1024)
 
-void check_lines_init(struct check_lines *lines, int fd) { *lines = (struct check_lines){.fd = fd}; }
+void check_lines_init(struct check_lines *lines, int fd) {
+  *lines = (struct check_lines){.fd = fd};
+}
 
 void check_lines_free(struct check_lines *lines) {
   free(lines->buffer);
@@ -73,8 +75,11 @@ int check_lines_next(struct check_lines *lines, char **line, size_t *length, int
     }
     const ssize_t got = read(lines->fd, lines->buffer + lines->end, lines->capacity - lines->end);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) lines->error = errno;
-    else if (got == 0) lines->at_end = 1;
-    else lines->end += (size_t)got;
+    if (got < 0)
+      lines->error = errno;
+    else if (got == 0)
+      lines->at_end = 1;
+    else
+      lines->end += (size_t)got;
   }
 }

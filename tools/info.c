@@ -11,15 +11,16 @@
 #include "cli.h"
 
 static void help(void) {
-  printf("Usage: crisp info [--all | --kernels]\n"
-         "Prints the CPU brand, microarchitecture and features, the dispatch level and\n"
-         "why it was chosen, then one 'kernel: implementation' line per kernel, each\n"
-         "followed by an indented 'why:' line (feature order, a microarchitecture table\n"
-         "entry with its evidence, CRYPTO_FORCE, CRYPTO_OPTIONS, CRYPTO_IMPL or a pin).\n"
-         "  --all       also list every built-in implementation and whether this CPU runs it\n"
-         "  --kernels   print only the kernel names, one per line\n"
-         "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS / CRYPTO_IMPL request\n"
-         "could not be honoured.\n");
+  printf(
+      "Usage: crisp info [--all | --kernels]\n"
+      "Prints the CPU brand, microarchitecture and features, the dispatch level and\n"
+      "why it was chosen, then one 'kernel: implementation' line per kernel, each\n"
+      "followed by an indented 'why:' line (feature order, a microarchitecture table\n"
+      "entry with its evidence, CRYPTO_FORCE, CRYPTO_OPTIONS, CRYPTO_IMPL or a pin).\n"
+      "  --all       also list every built-in implementation and whether this CPU runs it\n"
+      "  --kernels   print only the kernel names, one per line\n"
+      "Exit status: 0, or 2 when a CRYPTO_FORCE / CRYPTO_OPTIONS / CRYPTO_IMPL request\n"
+      "could not be honoured.\n");
 }
 
 static void list_all(crisp_kernel kernel) {
@@ -42,9 +43,12 @@ int cli_info(int argc, char **argv) {
       help();
       return 0;
     }
-    if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) all = 1;
-    else if (!strcmp(argv[i], "--kernels")) kernels_only = 1;
-    else return cli_usage_error("unexpected argument %s", cli_quote_argument(argv[i]));
+    if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a"))
+      all = 1;
+    else if (!strcmp(argv[i], "--kernels"))
+      kernels_only = 1;
+    else
+      return cli_usage_error("unexpected argument %s", cli_quote_argument(argv[i]));
   }
   if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
   if (kernels_only) {

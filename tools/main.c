@@ -32,10 +32,11 @@ static void help(FILE *out) {
           "Commands:\n");
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
     fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
-  fprintf(out,
-          "\n'crisp COMMAND --help' describes a command; 'crisp --version' prints the version.\n"
-          "Environment: CRYPTO_FORCE=LEVEL caps the dispatch level; CRYPTO_OPTIONS=-UseMD5Intrinsics,...\n"
-          "sends single kernels to their generic implementation; CRYPTO_IMPL=kernel:impl,... pins kernels.\n");
+  fprintf(
+      out,
+      "\n'crisp COMMAND --help' describes a command; 'crisp --version' prints the version.\n"
+      "Environment: CRYPTO_FORCE=LEVEL caps the dispatch level; CRYPTO_OPTIONS=-UseMD5Intrinsics,...\n"
+      "sends single kernels to their generic implementation; CRYPTO_IMPL=kernel:impl,... pins kernels.\n");
 }
 
 /* Runs the command line's command; returns its exit status. */

@@ -152,14 +152,17 @@ static void claim(struct pool *pool, struct worker *worker) {
     }
     if (pool->held_sequential && pool->sequential_busy) break;
     pool->sequential_busy |= pool->held_sequential;
-    *entry = (struct entry){.name = pool->held_name, .token = pool->held_token, .sequential = pool->held_sequential};
+    *entry = (struct entry){
+        .name = pool->held_name, .token = pool->held_token, .sequential = pool->held_sequential};
     worker->pending[worker->pending_count++] = pool->tail++;
     pool->held = 0;
   }
   if (passed) pthread_cond_broadcast(&pool->changed);
 }
 
-static void end_entry(struct worker *worker, size_t index) { worker->ended[worker->ended_count++] = index; }
+static void end_entry(struct worker *worker, size_t index) {
+  worker->ended[worker->ended_count++] = index;
+}
 
 /* Opens a claimed file into a free slot, or records why it cannot be
  * opened. Returns 0, or EMFILE / ENFILE when descriptors ran out (nothing
@@ -290,7 +293,8 @@ static void publish(struct pool *pool, struct worker *worker) {
     entry->finished = 1;
     if (entry->sequential) pool->sequential_busy = 0;
   }
-  if (worker->ended_count || worker->starving != worker->starving_shared) pthread_cond_broadcast(&pool->changed);
+  if (worker->ended_count || worker->starving != worker->starving_shared)
+    pthread_cond_broadcast(&pool->changed);
   worker->starving_shared = worker->starving;
   worker->ended_count = 0;
 }
@@ -306,7 +310,8 @@ static void report(struct pool *pool, size_t count) {
   for (size_t k = 0; k < count; k++) {
     const struct entry *entry = &pool->ring[(pool->head + k) % RING_SIZE];
     const int failed = entry->error || !entry->name;
-    pool->done(pool->user, entry->token, entry->name, failed ? NULL : entry->digest, entry->error, entry->opened);
+    pool->done(pool->user, entry->token, entry->name, failed ? NULL : entry->digest, entry->error,
+               entry->opened);
   }
   if (count && pool->batch_end) pool->batch_end(pool->user);
 }

@@ -35,24 +35,25 @@ static const struct option long_options[] = {
 };
 
 static void help(void) {
-  printf("Usage: crisp md5sum [OPTION]... [FILE]...\n"
-         "Print or check MD5 (128-bit) checksums, like coreutils md5sum, hashing many\n"
-         "files at once in SIMD lanes. With no FILE, or when FILE is -, read standard input.\n\n"
-         "  -b, --binary          mark lines with '*' (read mode is always binary)\n"
-         "  -c, --check           read checksums from the FILEs and check them\n"
-         "      --tag             create a BSD-style checksum\n"
-         "  -t, --text            mark lines with ' ' (the default)\n"
-         "  -z, --zero            end each output line with NUL, not newline, and do not escape names\n\n"
-         "The following five options are useful only when verifying checksums:\n"
-         "      --ignore-missing  don't fail or report status for missing files\n"
-         "      --quiet           don't print OK for each successfully verified file\n"
-         "      --status          don't output anything, status code shows success\n"
-         "      --strict          exit non-zero for improperly formatted checksum lines\n"
-         "  -w, --warn            warn about improperly formatted checksum lines\n\n"
-         "      --help            display this help and exit\n"
-         "      --version         output version information and exit\n\n"
-         "Exit status: 0 success; 1 a file could not be read, a check failed or the\n"
-         "command line was wrong (as coreutils md5sum).\n");
+  printf(
+      "Usage: crisp md5sum [OPTION]... [FILE]...\n"
+      "Print or check MD5 (128-bit) checksums, like coreutils md5sum, hashing many\n"
+      "files at once in SIMD lanes. With no FILE, or when FILE is -, read standard input.\n\n"
+      "  -b, --binary          mark lines with '*' (read mode is always binary)\n"
+      "  -c, --check           read checksums from the FILEs and check them\n"
+      "      --tag             create a BSD-style checksum\n"
+      "  -t, --text            mark lines with ' ' (the default)\n"
+      "  -z, --zero            end each output line with NUL, not newline, and do not escape names\n\n"
+      "The following five options are useful only when verifying checksums:\n"
+      "      --ignore-missing  don't fail or report status for missing files\n"
+      "      --quiet           don't print OK for each successfully verified file\n"
+      "      --status          don't output anything, status code shows success\n"
+      "      --strict          exit non-zero for improperly formatted checksum lines\n"
+      "  -w, --warn            warn about improperly formatted checksum lines\n\n"
+      "      --help            display this help and exit\n"
+      "      --version         output version information and exit\n\n"
+      "Exit status: 0 success; 1 a file could not be read, a check failed or the\n"
+      "command line was wrong (as coreutils md5sum).\n");
 }
 
 /* A usage error: the message, the hint, and coreutils' exit status 1. */
@@ -71,7 +72,8 @@ static int check_combinations(int check, int binary, const struct md5sum_options
   if (binary >= 0 && check)
     return usage_error("the --binary and --text options are meaningless when verifying checksums");
   if (check) return 0;
-  if (o->ignore_missing) return usage_error("the --ignore-missing option is meaningful only when verifying checksums");
+  if (o->ignore_missing)
+    return usage_error("the --ignore-missing option is meaningful only when verifying checksums");
   if (o->status) return usage_error("the --status option is meaningful only when verifying checksums");
   if (o->warn) return usage_error("the --warn option is meaningful only when verifying checksums");
   if (o->quiet) return usage_error("the --quiet option is meaningful only when verifying checksums");
@@ -95,17 +97,39 @@ int cli_md5sum(int argc, char **argv) {
   optind = 1;
   while ((option = getopt_long(argc, argv, "bctwz", long_options, NULL)) != -1) {
     switch (option) {
-      case 'b': binary = 1; break;
-      case 't': binary = 0; break;
-      case 'c': check = 1; break;
-      case 'z': options.zero = 1; break;
-      case 'w': options.warn = 1, options.status = 0, options.quiet = 0; break;
-      case OPT_TAG: options.tag = 1, binary = 1; break;
-      case OPT_QUIET: options.quiet = 1, options.status = 0, options.warn = 0; break;
-      case OPT_STATUS: options.status = 1, options.warn = 0, options.quiet = 0; break;
-      case OPT_STRICT: options.strict = 1; break;
-      case OPT_IGNORE_MISSING: options.ignore_missing = 1; break;
-      case OPT_HELP: help(); return 0;
+      case 'b':
+        binary = 1;
+        break;
+      case 't':
+        binary = 0;
+        break;
+      case 'c':
+        check = 1;
+        break;
+      case 'z':
+        options.zero = 1;
+        break;
+      case 'w':
+        options.warn = 1, options.status = 0, options.quiet = 0;
+        break;
+      case OPT_TAG:
+        options.tag = 1, binary = 1;
+        break;
+      case OPT_QUIET:
+        options.quiet = 1, options.status = 0, options.warn = 0;
+        break;
+      case OPT_STATUS:
+        options.status = 1, options.warn = 0, options.quiet = 0;
+        break;
+      case OPT_STRICT:
+        options.strict = 1;
+        break;
+      case OPT_IGNORE_MISSING:
+        options.ignore_missing = 1;
+        break;
+      case OPT_HELP:
+        help();
+        return 0;
       case OPT_VERSION:
         printf("md5sum (crisp) %s\n", CRISP_VERSION);
         return 0;

@@ -50,7 +50,9 @@ struct check_run {
   int matched, read_stdin;
 };
 
-static int white(char c) { return c == ' ' || c == '\t'; }
+static int white(char c) {
+  return c == ' ' || c == '\t';
+}
 
 /* Undoes \\, \n and \r in place; NULL on any other escape, a trailing
  * backslash or a NUL inside the name. */
@@ -64,10 +66,17 @@ static char *unescape(char *s, size_t length) {
     }
     if (++i == length) return NULL;
     switch (s[i]) {
-      case 'n': *out++ = '\n'; break;
-      case 'r': *out++ = '\r'; break;
-      case '\\': *out++ = '\\'; break;
-      default: return NULL;
+      case 'n':
+        *out++ = '\n';
+        break;
+      case 'r':
+        *out++ = '\r';
+        break;
+      case '\\':
+        *out++ = '\\';
+        break;
+      default:
+        return NULL;
     }
   }
   if (out < s + length) *out = '\0';
@@ -178,13 +187,14 @@ static int check_next(void *user, const char **name, void **token, int may_wait)
   }
 }
 
-static void check_done(void *user, void *token, const char *name, const uint8_t *digest, int error, int opened) {
+static void check_done(void *user, void *token, const char *name, const uint8_t *digest, int error,
+                       int opened) {
   struct check_run *run = user;
   struct check_job *job = token;
   const struct md5sum_options *options = run->options;
   if (job->misformatted) {
-    cli_error("%s: %lu: improperly formatted %s checksum line", cli_quote(run->display_name), job->line_number,
-              TAG_NAME);
+    cli_error("%s: %lu: improperly formatted %s checksum line", cli_quote(run->display_name),
+              job->line_number, TAG_NAME);
     free(job);
     return;
   }
@@ -239,8 +249,10 @@ static int check_file(const char *file, const struct md5sum_options *options, in
   *read_stdin |= run.is_stdin;
   int fd = run.is_stdin ? STDIN_FILENO : -1;
   if (!run.is_stdin) {
-    if (cli_names_closed_descriptor(file)) errno = ENOENT;
-    else fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (cli_names_closed_descriptor(file))
+      errno = ENOENT;
+    else
+      fd = open(file, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
     /* Kept before quoting: the first quote sets the locale, which may set

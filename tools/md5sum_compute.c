@@ -47,7 +47,8 @@ static void write_batch(void *user) {
   run->batch_length = 0;
 }
 
-static void compute_done(void *user, void *token, const char *name, const uint8_t *digest, int error, int opened) {
+static void compute_done(void *user, void *token, const char *name, const uint8_t *digest, int error,
+                         int opened) {
   struct compute_run *run = user;
   (void)token, (void)opened;
   if (!strcmp(name, "-")) run->read_stdin = 1;
@@ -79,7 +80,8 @@ static void compute_done(void *user, void *token, const char *name, const uint8_
 
 int md5sum_compute(char **files, int count, const struct md5sum_options *options, int *read_stdin) {
   static char *standard_input[] = {"-"};
-  struct compute_run run = {count ? files : standard_input, count ? count : 1, 0, options, 0, 0, NULL, NULL, 0};
+  struct compute_run run = {
+      count ? files : standard_input, count ? count : 1, 0, options, 0, 0, NULL, NULL, 0};
   run.batch = open_memstream(&run.batch_text, &run.batch_length);
   if (!run.batch) run.batch = stdout; /* no memory for batches: line by line */
   const int status = md5_pool_run(compute_next, compute_done, write_batch, &run);

@@ -12,10 +12,18 @@ void md5sum_put_name(FILE *out, const char *name, int escape) {
   }
   for (; *name; name++) {
     switch (*name) {
-      case '\\': fputs("\\\\", out); break;
-      case '\n': fputs("\\n", out); break;
-      case '\r': fputs("\\r", out); break;
-      default: putc(*name, out); break;
+      case '\\':
+        fputs("\\\\", out);
+        break;
+      case '\n':
+        fputs("\\n", out);
+        break;
+      case '\r':
+        fputs("\\r", out);
+        break;
+      default:
+        putc(*name, out);
+        break;
     }
   }
 }

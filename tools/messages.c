@@ -28,7 +28,9 @@ void cli_error(const char *format, ...) {
   va_end(args);
 }
 
-void cli_usage_hint(void) { fprintf(stderr, "Try '%s --help' for more information.\n", cli_program); }
+void cli_usage_hint(void) {
+  fprintf(stderr, "Try '%s --help' for more information.\n", cli_program);
+}
 
 int cli_usage_error(const char *format, ...) {
   va_list args;
@@ -61,11 +63,17 @@ static const char *quote(const char *name, int always) {
   return buffers[turn];
 }
 
-const char *cli_quote(const char *name) { return quote(name, 0); }
+const char *cli_quote(const char *name) {
+  return quote(name, 0);
+}
 
-const char *cli_quote_argument(const char *argument) { return quote(argument, 1); }
+const char *cli_quote_argument(const char *argument) {
+  return quote(argument, 1);
+}
 
-void cli_put_quoted(const char *name) { fputs(cli_quote(name), stderr); }
+void cli_put_quoted(const char *name) {
+  fputs(cli_quote(name), stderr);
+}
 
 void cli_hex(char *out, const uint8_t *bytes, size_t len) {
   static const char digits[] = "0123456789abcdef";

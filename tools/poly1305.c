@@ -29,15 +29,16 @@ static const struct option long_options[] = {
 };
 
 static void help(void) {
-  printf("Usage: crisp poly1305 -k HEXKEY [--] [FILE|-]\n"
-         "  or:  crisp poly1305 --key-file KEYFILE|- [--] [FILE|-]\n"
-         "Prints the Poly1305 tag (RFC 8439) of FILE, or of standard input when FILE is\n"
-         "- or missing, in lowercase hex.\n"
-         "  -k, --key HEXKEY      the one-time key: 64 hex digits (r, then s); visible to\n"
-         "                        other users in the process list\n"
-         "      --key-file FILE   read the 64 hex digits from FILE (- for standard input);\n"
-         "                        blanks and newlines around them are ignored\n"
-         "Exit status: 0 success, 1 a file could not be read, 2 usage error or bad key.\n");
+  printf(
+      "Usage: crisp poly1305 -k HEXKEY [--] [FILE|-]\n"
+      "  or:  crisp poly1305 --key-file KEYFILE|- [--] [FILE|-]\n"
+      "Prints the Poly1305 tag (RFC 8439) of FILE, or of standard input when FILE is\n"
+      "- or missing, in lowercase hex.\n"
+      "  -k, --key HEXKEY      the one-time key: 64 hex digits (r, then s); visible to\n"
+      "                        other users in the process list\n"
+      "      --key-file FILE   read the 64 hex digits from FILE (- for standard input);\n"
+      "                        blanks and newlines around them are ignored\n"
+      "Exit status: 0 success, 1 a file could not be read, 2 usage error or bad key.\n");
 }
 
 static int read_fd(int fd, const char *name, uint8_t *buffer, size_t size, size_t *length) {
@@ -54,7 +55,9 @@ static int read_fd(int fd, const char *name, uint8_t *buffer, size_t size, size_
   }
 }
 
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* Reads the key's hex digits from a file or standard input; returns 0, 1
  * (the file could not be read) or EXIT_USAGE (it does not hold a key). */
@@ -62,8 +65,10 @@ static int read_key_file(const char *name, uint8_t key[CRISP_POLY1305_KEY_SIZE])
   const int is_stdin = !strcmp(name, "-");
   int fd = is_stdin ? STDIN_FILENO : -1;
   if (!is_stdin) {
-    if (cli_names_closed_descriptor(name)) errno = ENOENT;
-    else fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (cli_names_closed_descriptor(name))
+      errno = ENOENT;
+    else
+      fd = open(name, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
     const int error = errno; /* as in read_fd */
@@ -95,8 +100,10 @@ static int tag_file(const char *name, const uint8_t key[CRISP_POLY1305_KEY_SIZE]
   const int is_stdin = !strcmp(name, "-");
   int fd = is_stdin ? STDIN_FILENO : -1;
   if (!is_stdin) {
-    if (cli_names_closed_descriptor(name)) errno = ENOENT;
-    else fd = open(name, O_RDONLY | O_CLOEXEC);
+    if (cli_names_closed_descriptor(name))
+      errno = ENOENT;
+    else
+      fd = open(name, O_RDONLY | O_CLOEXEC);
   }
   if (fd < 0) {
     const int error = errno; /* as in read_fd */
@@ -143,9 +150,15 @@ int cli_poly1305(int argc, char **argv) {
   optind = 1;
   while ((option = getopt_long(argc, argv, "k:h", long_options, NULL)) != -1) {
     switch (option) {
-      case 'k': key_hex = optarg; break;
-      case OPT_KEY_FILE: key_file = optarg; break;
-      case 'h': help(); return 0;
+      case 'k':
+        key_hex = optarg;
+        break;
+      case OPT_KEY_FILE:
+        key_file = optarg;
+        break;
+      case 'h':
+        help();
+        return 0;
       default:
         argv[0] = command_name;
         cli_usage_hint();
@@ -153,7 +166,8 @@ int cli_poly1305(int argc, char **argv) {
     }
   }
   argv[0] = command_name;
-  if (argc - optind > 1) return cli_usage_error("one file at most (%s is extra)", cli_quote_argument(argv[optind + 1]));
+  if (argc - optind > 1)
+    return cli_usage_error("one file at most (%s is extra)", cli_quote_argument(argv[optind + 1]));
   const char *file = optind < argc ? argv[optind] : "-";
   if (key_hex && key_file) return cli_usage_error("give the key once: -k or --key-file, not both");
   if (!key_hex && !key_file) return cli_usage_error("a key is required: -k HEXKEY or --key-file FILE");

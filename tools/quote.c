@@ -22,9 +22,9 @@ enum piece_kind { PIECE_PLAIN, PIECE_NAMED_ESCAPE, PIECE_OCTAL, PIECE_APOSTROPHE
 
 struct piece {
   enum piece_kind kind;
-  size_t length;      /* bytes of the name it covers */
-  char letter;        /* PIECE_NAMED_ESCAPE: n, r, t, a, b, f, v */
-  int forces_quotes;  /* the name cannot go out bare */
+  size_t length;       /* bytes of the name it covers */
+  char letter;         /* PIECE_NAMED_ESCAPE: n, r, t, a, b, f, v */
+  int forces_quotes;   /* the name cannot go out bare */
   int double_quotable; /* allowed inside the "..." form */
 };
 
@@ -44,14 +44,22 @@ static void put_string(struct output *o, const char *s) {
 
 static char named_escape(unsigned char c) {
   switch (c) {
-    case '\n': return 'n';
-    case '\r': return 'r';
-    case '\t': return 't';
-    case '\a': return 'a';
-    case '\b': return 'b';
-    case '\f': return 'f';
-    case '\v': return 'v';
-    default: return 0;
+    case '\n':
+      return 'n';
+    case '\r':
+      return 'r';
+    case '\t':
+      return 't';
+    case '\a':
+      return 'a';
+    case '\b':
+      return 'b';
+    case '\f':
+      return 'f';
+    case '\v':
+      return 'v';
+    default:
+      return 0;
   }
 }
 

@@ -1,6 +1,6 @@
 /* tools/run_bench.c - crisp bench: runs the crisp-bench program with the
- * same arguments; crisp tune runs it with --tune first. The benchmark lives in its own program so that the crisp
- * command links no peer library (OpenSSL, libsodium, GMP) and starts fast. */
+ * same arguments; crisp tune runs it with --tune first. The benchmark lives in its own program so that the
+ * crisp command links no peer library (OpenSSL, libsodium, GMP) and starts fast. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

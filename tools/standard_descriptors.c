@@ -31,7 +31,9 @@ void cli_reserve_standard_descriptors(void) {
   }
 }
 
-int cli_descriptor_was_closed(int fd) { return fd >= 0 && fd <= 2 && was_closed[fd]; }
+int cli_descriptor_was_closed(int fd) {
+  return fd >= 0 && fd <= 2 && was_closed[fd];
+}
 
 /* Whether directory is this process's descriptor directory: /proc/PID/fd
  * or /proc/PID/task/TID/fd, with links resolved. */
@@ -56,9 +58,12 @@ int cli_names_closed_descriptor(const char *name) {
   for (int links = 0; links < 40; links++) {
     char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    if (slash == path) strcpy(directory, "/");
-    else if (slash) *slash = '\0', strcpy(directory, path), *slash = '/';
-    else strcpy(directory, ".");
+    if (slash == path)
+      strcpy(directory, "/");
+    else if (slash)
+      *slash = '\0', strcpy(directory, path), *slash = '/';
+    else
+      strcpy(directory, ".");
     char resolved[PATH_MAX];
     if (!realpath(directory, resolved)) return 0;
     if (own_descriptor_directory(resolved)) {
@@ -73,8 +78,10 @@ int cli_names_closed_descriptor(const char *name) {
     const ssize_t got = readlink(target, link, sizeof link - 1);
     if (got < 0) return 0;
     link[got] = '\0';
-    if (link[0] == '/') strcpy(path, link);
-    else if (snprintf(path, sizeof path, "%s/%s", resolved, link) >= (int)sizeof path) return 0;
+    if (link[0] == '/')
+      strcpy(path, link);
+    else if (snprintf(path, sizeof path, "%s/%s", resolved, link) >= (int)sizeof path)
+      return 0;
   }
   return 0;
 }

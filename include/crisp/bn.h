@@ -59,8 +59,8 @@ CRISP_API int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n);
  * m, m[n-1] == 0, a wrong minv or r overlapping m; CRISP_E_RANGE when a or
  * b >= m or n > CRISP_BN_MONT_MAX_LIMBS. r is untouched on error.
  * Stack (each, r overlapping a or b included): 13 / 13 / 16 / 25 KiB. */
-CRISP_API int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
-                                const crisp_limb *m, size_t n, crisp_limb minv);
+CRISP_API int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                size_t n, crisp_limb minv);
 CRISP_API int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                 crisp_limb minv);
 
@@ -120,9 +120,9 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * CRISP_E_MISMATCH. The checks on secret values run without branches: a
  * bad key or c costs as long as a good one.
  * Stack, by half: 11 / 13 / 17 KiB (half up to 31 / 64 / 128). */
-CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
-                                   const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
-                                   const crisp_limb *e, size_t en);
+CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
+                                   const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
+                                   const crisp_limb *qinv, size_t half, const crisp_limb *e, size_t en);
 
 #ifdef __cplusplus
 }

@@ -51,8 +51,8 @@ CRISP_API void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_
  * the block size; data[i] may be NULL when len[i] is 0. When a pointer
  * breaks a precondition (a NULL array, context or data[i] with len[i] > 0)
  * or a context is inert, nothing is hashed at all. */
-CRISP_API void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[],
-                                     const size_t len[], size_t n);
+CRISP_API void crisp_md5_update_many(crisp_md5_ctx *const ctx[], const void *const data[], const size_t len[],
+                                     size_t n);
 /* digests[i] = MD5(data[i][0..len[i])) for every i < n; data[i] may be NULL
  * when len[i] is 0. A NULL array, or a NULL data[i] with len[i] > 0, breaks
  * a precondition: nothing is written. */

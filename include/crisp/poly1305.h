@@ -48,8 +48,8 @@ CRISP_API void crisp_poly1305(uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *
                               const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 /* CRISP_OK when tag is right, CRISP_E_MISMATCH when not (compared in constant
  * time), CRISP_E_INVALID for a NULL tag or key, or NULL data with len > 0. */
-CRISP_API int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data,
-                                    size_t len, const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
+CRISP_API int crisp_poly1305_verify(const uint8_t tag[CRISP_POLY1305_TAG_SIZE], const void *data, size_t len,
+                                    const uint8_t key[CRISP_POLY1305_KEY_SIZE]);
 
 #ifdef __cplusplus
 }

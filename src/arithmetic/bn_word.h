@@ -138,7 +138,8 @@ static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, 
 
 /* 1 when a < m and b < m (n limbs each, n >= 1), else 0: both borrows
  * always computed, so the time does not tell which operand failed. */
-static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n) {
+static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
+                                           size_t n) {
   const crisp_limb borrow_a = bn_borrow_chain(a, m, n - 1), borrow_b = bn_borrow_chain(b, m, n - 1);
   const crisp_limb x = a[n - 1], y = b[n - 1], z = m[n - 1];
   return bn_value_barrier(bn_borrow_out(x, z, x - z - borrow_a) & bn_borrow_out(y, z, y - z - borrow_b));
@@ -200,8 +201,8 @@ typedef crisp_limb (*bn_addmul_row_fn)(crisp_limb *z, const crisp_limb *x, size_
 /* r = t * R^-1 mod m for t < m * R (t has 2n limbs and is destroyed): the
  * word-by-word reduction (SOS) over the given row, then one subtraction of
  * m chosen by mask. Kernels pass their own row; the rest is the same. */
-static inline void bn_mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv,
-                                  bn_addmul_row_fn addmul_row) {
+static inline void bn_mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb *m, size_t n,
+                                  crisp_limb minv, bn_addmul_row_fn addmul_row) {
   /* Step i makes limb i zero by adding a multiple of m at limb i; the row
    * carry and the running top carry go into limb i+n (their sum with it
    * is below 2^65, so one carry bit moves on). */

@@ -23,33 +23,31 @@ void crisp_bn_sqr_arm64(crisp_limb *z, const crisp_limb *x, size_t n);
 crisp_limb crisp_bn_mul_add_arm64(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
 void crisp_bn_mont_mul_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                              size_t n, crisp_limb minv);
-void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
+void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                             crisp_limb minv);
 
 /* The four low and four high product halves of x[0..4) * k. */
-#define PRODUCTS4                          \
-  "ldp %[p0], %[p1], [%[x]]\n\t"           \
-  "ldp %[p2], %[p3], [%[x], #16]\n\t"      \
-  "mul %[l0], %[p0], %[k]\n\t"             \
-  "umulh %[h0], %[p0], %[k]\n\t"           \
-  "mul %[l1], %[p1], %[k]\n\t"             \
-  "umulh %[h1], %[p1], %[k]\n\t"           \
-  "mul %[l2], %[p2], %[k]\n\t"             \
-  "umulh %[h2], %[p2], %[k]\n\t"           \
-  "mul %[l3], %[p3], %[k]\n\t"             \
-  "umulh %[h3], %[p3], %[k]\n\t"           \
-  /* x * k + carry as five limbs l0..l3, h3; cannot overflow h3. */ \
-  "adds %[l0], %[l0], %[carry]\n\t"        \
-  "adcs %[l1], %[l1], %[h0]\n\t"           \
-  "adcs %[l2], %[l2], %[h1]\n\t"           \
-  "adcs %[l3], %[l3], %[h2]\n\t"           \
+#define PRODUCTS4                                                                                  \
+  "ldp %[p0], %[p1], [%[x]]\n\t"                                                                   \
+  "ldp %[p2], %[p3], [%[x], #16]\n\t"                                                              \
+  "mul %[l0], %[p0], %[k]\n\t"                                                                     \
+  "umulh %[h0], %[p0], %[k]\n\t"                                                                   \
+  "mul %[l1], %[p1], %[k]\n\t"                                                                     \
+  "umulh %[h1], %[p1], %[k]\n\t"                                                                   \
+  "mul %[l2], %[p2], %[k]\n\t"                                                                     \
+  "umulh %[h2], %[p2], %[k]\n\t"                                                                   \
+  "mul %[l3], %[p3], %[k]\n\t"                                                                     \
+  "umulh %[h3], %[p3], %[k]\n\t" /* x * k + carry as five limbs l0..l3, h3; cannot overflow h3. */ \
+  "adds %[l0], %[l0], %[carry]\n\t"                                                                \
+  "adcs %[l1], %[l1], %[h0]\n\t"                                                                   \
+  "adcs %[l2], %[l2], %[h1]\n\t"                                                                   \
+  "adcs %[l3], %[l3], %[h2]\n\t"                                                                   \
   "adc %[h3], %[h3], xzr\n\t"
 
-#define ROW_OPERANDS                                                                              \
-  [carry] "+&r"(carry), [p0] "=&r"(p0), [p1] "=&r"(p1), [p2] "=&r"(p2), [p3] "=&r"(p3),        \
-      [l0] "=&r"(l0), [l1] "=&r"(l1), [l2] "=&r"(l2), [l3] "=&r"(l3), [h0] "=&r"(h0),            \
-      [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3)                                             \
-      : [x] "r"(x), [z] "r"(z), [k] "r"(k)                                                        \
-      : "cc", "memory"
+#define ROW_OPERANDS                                                                                    \
+  [carry] "+&r"(carry), [p0] "=&r"(p0), [p1] "=&r"(p1), [p2] "=&r"(p2), [p3] "=&r"(p3), [l0] "=&r"(l0), \
+      [l1] "=&r"(l1), [l2] "=&r"(l2), [l3] "=&r"(l3), [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2),   \
+      [h3] "=&r"(h3) : [x] "r"(x), [z] "r"(z), [k] "r"(k) : "cc", "memory"
 
 /* z[0..n) = x[0..n) * k, returns the carry limb. */
 static crisp_limb mul_row(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k) {
@@ -124,7 +122,8 @@ void crisp_bn_sqr_arm64(crisp_limb *z, const crisp_limb *x, size_t n) {
     const limb_pair square = (limb_pair)x[i] * x[i];
     const crisp_limb low = z[2 * i], high = z[2 * i + 1];
     const limb_pair sum_low = (limb_pair)(low << 1 | shifted_out) + (crisp_limb)square + carry;
-    const limb_pair sum_high = (limb_pair)(high << 1 | low >> 63) + (crisp_limb)(square >> 64) + (crisp_limb)(sum_low >> 64);
+    const limb_pair sum_high =
+        (limb_pair)(high << 1 | low >> 63) + (crisp_limb)(square >> 64) + (crisp_limb)(sum_low >> 64);
     shifted_out = high >> 63;
     z[2 * i] = (crisp_limb)sum_low, z[2 * i + 1] = (crisp_limb)sum_high;
     carry = (crisp_limb)(sum_high >> 64);
@@ -139,7 +138,8 @@ void crisp_bn_mont_mul_arm64(crisp_limb *r, const crisp_limb *a, const crisp_lim
   crisp_wipe(t, 2 * n * sizeof *t);
 }
 
-void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+void crisp_bn_mont_sqr_arm64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                             crisp_limb minv) {
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_sqr_arm64(t, a, n);
   bn_mont_reduce(r, t, m, n, minv, add_mul_row);

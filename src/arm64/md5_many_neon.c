@@ -29,12 +29,14 @@
 /* Busy slots at or below which the scalar kernel finishes the work. */
 #define FEW_LANES 1
 
-void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[], size_t n);
+void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
+                         size_t n);
 
 /* Shift counts are literals at every call, so both intrinsic forms get
  * constant immediates (the unused one a dummy 1). */
-#define ROTL(v, s) ((s) == 16 ? vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(v))) \
-                              : vsriq_n_u32(vshlq_n_u32((v), (s) == 16 ? 1 : (s)), (v), (s) == 16 ? 1 : 32 - (s)))
+#define ROTL(v, s)                                                          \
+  ((s) == 16 ? vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(v))) \
+             : vsriq_n_u32(vshlq_n_u32((v), (s) == 16 ? 1 : (s)), (v), (s) == 16 ? 1 : 32 - (s)))
 
 #define FUNC_F(b, c, d) vbslq_u32((b), (c), (d))
 #define FUNC_G(b, c, d) vbslq_u32((d), (b), (c))
@@ -42,13 +44,14 @@ void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], c
 #define FUNC_I(b, c, d) veorq_u32((c), vornq_u32((b), (d)))
 
 /* The word plus constant sum depends on nothing in the chain. */
-#define STEP(fn, a, b, c, d, word, constant, shift)                                 \
-  (a) = vaddq_u32((a), vaddq_u32((word), vdupq_n_u32((uint32_t)(constant))));       \
-  (a) = vaddq_u32((a), fn((b), (c), (d)));                                          \
+#define STEP(fn, a, b, c, d, word, constant, shift)                           \
+  (a) = vaddq_u32((a), vaddq_u32((word), vdupq_n_u32((uint32_t)(constant)))); \
+  (a) = vaddq_u32((a), fn((b), (c), (d)));                                    \
   (a) = vaddq_u32(ROTL((a), (shift)), (b))
 
 /* One step of the schedule (md5_schedule.h) on the word vectors w[]. */
-#define SCHEDULE_STEP(round, a, b, c, d, k, constant, shift) STEP(FUNC_##round, a, b, c, d, w[k], constant, shift)
+#define SCHEDULE_STEP(round, a, b, c, d, k, constant, shift) \
+  STEP(FUNC_##round, a, b, c, d, w[k], constant, shift)
 
 /* Words 4*row .. 4*row+3 of the four lanes' blocks, one vector per word. */
 static inline void load_row(uint32x4_t w[16], const uint8_t *const lane[LANES], int row) {
@@ -74,8 +77,10 @@ static void md5_x4(uint32_t *const lane_state[LANES], const uint8_t *lane[LANES]
   {
     const uint32x4_t s0 = vld1q_u32(lane_state[0]), s1 = vld1q_u32(lane_state[1]);
     const uint32x4_t s2 = vld1q_u32(lane_state[2]), s3 = vld1q_u32(lane_state[3]);
-    const uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(s0, s1)), t1 = vreinterpretq_u64_u32(vtrn2q_u32(s0, s1));
-    const uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(s2, s3)), t3 = vreinterpretq_u64_u32(vtrn2q_u32(s2, s3));
+    const uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(s0, s1)),
+                     t1 = vreinterpretq_u64_u32(vtrn2q_u32(s0, s1));
+    const uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(s2, s3)),
+                     t3 = vreinterpretq_u64_u32(vtrn2q_u32(s2, s3));
     sa = vreinterpretq_u32_u64(vtrn1q_u64(t0, t2));
     sb = vreinterpretq_u32_u64(vtrn1q_u64(t1, t3));
     sc = vreinterpretq_u32_u64(vtrn2q_u64(t0, t2));
@@ -92,15 +97,18 @@ static void md5_x4(uint32_t *const lane_state[LANES], const uint8_t *lane[LANES]
     sa = vaddq_u32(sa, a), sb = vaddq_u32(sb, b), sc = vaddq_u32(sc, c), sd = vaddq_u32(sd, d);
   }
   /* The transpose is its own inverse. */
-  const uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(sa, sb)), t1 = vreinterpretq_u64_u32(vtrn2q_u32(sa, sb));
-  const uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(sc, sd)), t3 = vreinterpretq_u64_u32(vtrn2q_u32(sc, sd));
+  const uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(sa, sb)),
+                   t1 = vreinterpretq_u64_u32(vtrn2q_u32(sa, sb));
+  const uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(sc, sd)),
+                   t3 = vreinterpretq_u64_u32(vtrn2q_u32(sc, sd));
   vst1q_u32(lane_state[0], vreinterpretq_u32_u64(vtrn1q_u64(t0, t2)));
   vst1q_u32(lane_state[1], vreinterpretq_u32_u64(vtrn1q_u64(t1, t3)));
   vst1q_u32(lane_state[2], vreinterpretq_u32_u64(vtrn2q_u64(t0, t2)));
   vst1q_u32(lane_state[3], vreinterpretq_u32_u64(vtrn2q_u64(t1, t3)));
 }
 
-void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[], size_t n) {
+void crisp_md5_many_neon(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
+                         size_t n) {
   /* An idle slot reads this block and writes this state; both are thrown away. */
   static const uint8_t idle_block[BLOCK];
   uint32_t idle_state[4] = {0, 0, 0, 0};

@@ -93,11 +93,11 @@ typedef struct wide26 {
 
 /* d += a * b mod p, b given as limbs b[] and 5 * limbs s[] (2^130 = 5). */
 static inline void mul_acc(wide26 *d, const limbs26 *a, const uint32x2_t b[5], const uint32x2_t s[5]) {
-#define ROW(k, t0, t1, t2, t3, t4)                   \
-  d->v[k] = vmlal_u32(d->v[k], a->v[0], t0);         \
-  d->v[k] = vmlal_u32(d->v[k], a->v[1], t1);         \
-  d->v[k] = vmlal_u32(d->v[k], a->v[2], t2);         \
-  d->v[k] = vmlal_u32(d->v[k], a->v[3], t3);         \
+#define ROW(k, t0, t1, t2, t3, t4)           \
+  d->v[k] = vmlal_u32(d->v[k], a->v[0], t0); \
+  d->v[k] = vmlal_u32(d->v[k], a->v[1], t1); \
+  d->v[k] = vmlal_u32(d->v[k], a->v[2], t2); \
+  d->v[k] = vmlal_u32(d->v[k], a->v[3], t3); \
   d->v[k] = vmlal_u32(d->v[k], a->v[4], t4)
   ROW(0, b[0], s[4], s[3], s[2], s[1]);
   ROW(1, b[1], b[0], s[4], s[3], s[2]);
@@ -146,7 +146,8 @@ static inline wide26 wide_zero(void) {
 
 /* Absorbs an even number (>= 2) of full blocks into the scalar h. Never
  * inlined: its vectors' spills stay out of the frame the short calls use. */
-static __attribute__((noinline)) void absorb_vector(poly1305_neon_state *st, const uint8_t *data, size_t nblocks) {
+static __attribute__((noinline)) void absorb_vector(poly1305_neon_state *st, const uint8_t *data,
+                                                    size_t nblocks) {
   uint32x2_t r2[5], r2s[5], r4[5], r4s[5], fin[5], fins[5];
   for (int i = 0; i < 5; i++) {
     r2[i] = vdup_n_u32(st->r2[i]), r2s[i] = vdup_n_u32(st->r2_times5[i]);

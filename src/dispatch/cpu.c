@@ -88,8 +88,8 @@ static crisp_cpu probe_hardware(void) {
   cpu.features |= f.avx512dq ? CRISP_CPU_AVX512DQ : 0;
   cpu.features |= f.avx512ifma ? CRISP_CPU_AVX512IFMA : 0;
   cpu.uarch = crisp_uarch_x86(info.vendor, info.family, info.model);
-  snprintf(cpu.identity, sizeof cpu.identity, "%s family 0x%x model 0x%02x", info.vendor[0] ? info.vendor : "unknown",
-           (unsigned)info.family, (unsigned)info.model);
+  snprintf(cpu.identity, sizeof cpu.identity, "%s family 0x%x model 0x%02x",
+           info.vendor[0] ? info.vendor : "unknown", (unsigned)info.family, (unsigned)info.model);
   snprintf(cpu.brand, sizeof cpu.brand, "%s", info.brand_string[0] ? info.brand_string : "unknown");
   /* Trim the padding spaces some vendors put around the brand string. */
   size_t len = strlen(cpu.brand);
@@ -105,8 +105,8 @@ static crisp_cpu probe_hardware(void) {
   cpu.uarch = crisp_uarch_arm64(info.implementer, info.part);
   snprintf(cpu.identity, sizeof cpu.identity, "implementer 0x%02x part 0x%03x", (unsigned)info.implementer,
            (unsigned)info.part);
-  snprintf(cpu.brand, sizeof cpu.brand, "arm64 (implementer 0x%02x, part 0x%03x)",
-           (unsigned)info.implementer, (unsigned)info.part);
+  snprintf(cpu.brand, sizeof cpu.brand, "arm64 (implementer 0x%02x, part 0x%03x)", (unsigned)info.implementer,
+           (unsigned)info.part);
   return cpu;
 }
 #else

@@ -54,7 +54,9 @@ static const char *const kernel_names[CRISP_KERNEL_COUNT] = {
 #undef CRISP_KERNEL
 };
 
-static int valid_kernel(crisp_kernel kernel) { return (unsigned)kernel < CRISP_KERNEL_COUNT; }
+static int valid_kernel(crisp_kernel kernel) {
+  return (unsigned)kernel < CRISP_KERNEL_COUNT;
+}
 
 /* One kernel's implementation and why (see the top of this file). */
 static const crisp_impl_info *choose(crisp_kernel k, crisp_level_id level_cap, const char **why) {
@@ -108,17 +110,18 @@ static void describe_choices(void) {
              "feature order: the first this CPU runs at or below %s", crisp_level_name((crisp_level_id)i));
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
     if (env.impls[k])
-      snprintf(env_pin_reasons[k], sizeof env_pin_reasons[k], "CRYPTO_IMPL=%s:%s", kernel_names[k], env.impls[k]->name);
+      snprintf(env_pin_reasons[k], sizeof env_pin_reasons[k], "CRYPTO_IMPL=%s:%s", kernel_names[k],
+               env.impls[k]->name);
   for (size_t i = 0; i < crisp_uarch_rule_count; i++) {
     const crisp_uarch_rule *rule = &crisp_uarch_rules[i];
     if (rule->uarch == CRISP_UARCH_COUNT) continue; /* the placeholder */
-    snprintf(rule_reasons[i], sizeof rule_reasons[i], "table, %s %s %s: %s",
-             crisp_uarch_name(rule->uarch), rule->action == CRISP_RULE_PREFER ? "prefers" : "vetoes, so feature order skips",
-             rule->impl, rule->evidence);
+    snprintf(rule_reasons[i], sizeof rule_reasons[i], "table, %s %s %s: %s", crisp_uarch_name(rule->uarch),
+             rule->action == CRISP_RULE_PREFER ? "prefers" : "vetoes, so feature order skips", rule->impl,
+             rule->evidence);
   }
   if (cpu.uarch_pretended)
-    snprintf(uarch_text, sizeof uarch_text, "%s (CRISP_CPU_UARCH; the CPU is %s)", crisp_uarch_name(cpu.uarch),
-             cpu.identity);
+    snprintf(uarch_text, sizeof uarch_text, "%s (CRISP_CPU_UARCH; the CPU is %s)",
+             crisp_uarch_name(cpu.uarch), cpu.identity);
   else
     snprintf(uarch_text, sizeof uarch_text, "%s (%s)", crisp_uarch_name(cpu.uarch), cpu.identity);
 }
@@ -127,7 +130,8 @@ static void probe(void) {
   cpu = crisp_cpu_probe();
   crisp_cpu_feature_names(cpu.features, feature_list, sizeof feature_list);
   for (int i = 0; i < CRISP_LEVEL_COUNT; i++)
-    snprintf(force_reasons[i], sizeof force_reasons[i], "crisp_force(%s)", crisp_level_name((crisp_level_id)i));
+    snprintf(force_reasons[i], sizeof force_reasons[i], "crisp_force(%s)",
+             crisp_level_name((crisp_level_id)i));
   env = crisp_env_read(cpu.features);
   crisp_uarch_apply_settings(cpu.uarch);
   describe_choices();
@@ -136,7 +140,9 @@ static void probe(void) {
   reselect();
 }
 
-static void ensure_probed(void) { pthread_once(&probe_once, probe); }
+static void ensure_probed(void) {
+  pthread_once(&probe_once, probe);
+}
 
 /* A kernel's first use comes from inside a call that may already hold a
  * secret in registers (a key word, a limb passed by value): the probe's
@@ -156,9 +162,13 @@ const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel) {
   return atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
 }
 
-const char *crisp_kernel_name(crisp_kernel kernel) { return valid_kernel(kernel) ? kernel_names[kernel] : NULL; }
+const char *crisp_kernel_name(crisp_kernel kernel) {
+  return valid_kernel(kernel) ? kernel_names[kernel] : NULL;
+}
 
-const char *crisp_impl_name(crisp_kernel kernel) { return valid_kernel(kernel) ? crisp_active(kernel)->name : NULL; }
+const char *crisp_impl_name(crisp_kernel kernel) {
+  return valid_kernel(kernel) ? crisp_active(kernel)->name : NULL;
+}
 
 const char *crisp_level(void) {
   ensure_probed();
@@ -186,7 +196,9 @@ const char *crisp_impl_reason(crisp_kernel kernel) {
   return atomic_load_explicit(&kernel_reasons[kernel], memory_order_acquire);
 }
 
-const char *crisp_levels(void) { return crisp_level_list(); }
+const char *crisp_levels(void) {
+  return crisp_level_list();
+}
 
 const char *crisp_dispatch_reason(void) {
   ensure_probed();
@@ -217,7 +229,9 @@ int crisp_force(const char *level_name) {
   return CRISP_OK;
 }
 
-size_t crisp_impl_count(crisp_kernel kernel) { return valid_kernel(kernel) ? crisp_registry_count(kernel) : 0; }
+size_t crisp_impl_count(crisp_kernel kernel) {
+  return valid_kernel(kernel) ? crisp_registry_count(kernel) : 0;
+}
 
 const char *crisp_impl_name_at(crisp_kernel kernel, size_t i) {
   const crisp_impl_info *impl = valid_kernel(kernel) ? crisp_registry_at(kernel, i) : NULL;

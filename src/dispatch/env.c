@@ -195,7 +195,8 @@ static void refuse_pin(refused_pins *refused, const char *token, const char *why
 }
 
 /* One "kernel:implementation" entry. */
-static void read_pin(const char *token, uint32_t cpu_features, crisp_env_choice *choice, refused_pins *refused) {
+static void read_pin(const char *token, uint32_t cpu_features, crisp_env_choice *choice,
+                     refused_pins *refused) {
   const char *colon = strchr(token, ':');
   if (!colon) {
     refuse_pin(refused, token, "not kernel:implementation", CRISP_E_INVALID);
@@ -204,7 +205,8 @@ static void read_pin(const char *token, uint32_t cpu_features, crisp_env_choice 
   const size_t kernel_len = (size_t)(colon - token);
   int kernel = -1;
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
-    if (strlen(kernel_names[k]) == kernel_len && strncasecmp(token, kernel_names[k], kernel_len) == 0) kernel = k;
+    if (strlen(kernel_names[k]) == kernel_len && strncasecmp(token, kernel_names[k], kernel_len) == 0)
+      kernel = k;
   if (kernel < 0) {
     refuse_pin(refused, token, "no such kernel; crisp info --kernels lists them", CRISP_E_INVALID);
     return;
@@ -241,7 +243,8 @@ static void read_pins(const char *value, uint32_t cpu_features, crisp_env_choice
   while (next_token(&value, token)) read_pin(token, cpu_features, choice, &refused);
   if (!refused.count) return;
   char more[48] = "";
-  if (refused.count > SHOWN_UNKNOWN) snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
+  if (refused.count > SHOWN_UNKNOWN)
+    snprintf(more, sizeof more, " and %zu more", refused.count - SHOWN_UNKNOWN);
   /* Not "the kernel keeps its default": an earlier entry may have pinned it. */
   warn("crisp: CRYPTO_IMPL: refused %s%s%s%s%s%s; %s ignored\n", refused.shown[0],
        refused.count > 1 ? ", " : "", refused.count > 1 ? refused.shown[1] : "",

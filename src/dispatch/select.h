@@ -20,9 +20,9 @@ static inline const crisp_impl_info *crisp_active(crisp_kernel kernel) {
 
 /* crisp_active_NAME(): the typed descriptor in use for kernel NAME, e.g.
  * crisp_active_md5() returns a const crisp_md5_impl *. */
-#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                                                  \
-  static inline const type *crisp_active_##name(void) {                                            \
-    return crisp_impl_as_##name(crisp_active(CRISP_KERNEL_##ENUM));                                 \
+#define CRISP_KERNEL(name, ENUM, type, jdk_switch)                  \
+  static inline const type *crisp_active_##name(void) {             \
+    return crisp_impl_as_##name(crisp_active(CRISP_KERNEL_##ENUM)); \
   }
 CRISP_KERNEL_LIST(CRISP_KERNEL)
 #undef CRISP_KERNEL

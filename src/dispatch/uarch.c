@@ -62,7 +62,8 @@ static const model_range intel_models[] = {
 
 static crisp_uarch_id find_model(const model_range *ranges, size_t count, int family, int model) {
   for (size_t i = 0; i < count; i++)
-    if (ranges[i].family == family && model >= ranges[i].first && model <= ranges[i].last) return ranges[i].uarch;
+    if (ranges[i].family == family && model >= ranges[i].first && model <= ranges[i].last)
+      return ranges[i].uarch;
   return CRISP_UARCH_UNKNOWN;
 }
 
@@ -82,9 +83,13 @@ crisp_uarch_id crisp_uarch_arm64(int implementer, int part) {
   if (implementer == IMPLEMENTER_APPLE) return CRISP_UARCH_APPLE;
   if (implementer != IMPLEMENTER_ARM) return CRISP_UARCH_UNKNOWN;
   switch (part) {
-    case 0xd0c: return CRISP_UARCH_NEOVERSE_N1;
-    case 0xd40: return CRISP_UARCH_NEOVERSE_V1;
-    case 0xd4f: return CRISP_UARCH_NEOVERSE_V2;
-    default: return CRISP_UARCH_UNKNOWN;
+    case 0xd0c:
+      return CRISP_UARCH_NEOVERSE_N1;
+    case 0xd40:
+      return CRISP_UARCH_NEOVERSE_V1;
+    case 0xd4f:
+      return CRISP_UARCH_NEOVERSE_V2;
+    default:
+      return CRISP_UARCH_UNKNOWN;
   }
 }

@@ -17,7 +17,7 @@ typedef enum crisp_uarch_id {
   CRISP_UARCH_NEOVERSE_N1,
   CRISP_UARCH_NEOVERSE_V1,
   CRISP_UARCH_NEOVERSE_V2,
-  CRISP_UARCH_APPLE,           /* Apple's own cores (implementer 0x61) */
+  CRISP_UARCH_APPLE, /* Apple's own cores (implementer 0x61) */
   CRISP_UARCH_COUNT
 } crisp_uarch_id;
 

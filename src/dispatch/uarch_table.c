@@ -15,20 +15,26 @@ const crisp_uarch_rule crisp_uarch_rules[] = {
      * a step, so it wins only where all four take one cycle; one 2-cycle
      * operation makes it 5 cycles a step and loses. */
     {CRISP_UARCH_ZEN4, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_VETO,
-     "cycle model: llvm-mca 16 -mcpu=znver4 (vprold 2-cycle latency): 5 cycles a step, 323 a block against 292 for "
-     "x86_64-bmi1; measured (issue 13): 0.89x OpenSSL pinned, x86_64-bmi1 1.06x, on AMD family 0x19 model 0x11"},
+     "cycle model: llvm-mca 16 -mcpu=znver4 (vprold 2-cycle latency): 5 cycles a step, 323 a block against "
+     "292 for "
+     "x86_64-bmi1; measured (issue 13): 0.89x OpenSSL pinned, x86_64-bmi1 1.06x, on AMD family 0x19 model "
+     "0x11"},
     {CRISP_UARCH_ICE_LAKE, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_PREFER,
-     "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Sunny Cove (uops.info): 4 cycles a step, 256 a block, "
+     "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Sunny Cove (uops.info): 4 cycles a step, 256 "
+     "a block, "
      "against 288 for x86_64-bmi1"},
     {CRISP_UARCH_SAPPHIRE_RAPIDS, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_PREFER,
-     "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Golden Cove (uops.info): 4 cycles a step, 256 a block, "
+     "cycle model: vpaddd/vpternlogd/vprold 1-cycle latency on Golden Cove (uops.info): 4 cycles a step, 256 "
+     "a block, "
      "against 288 for x86_64-bmi1"},
     {CRISP_UARCH_ZEN5, CRISP_KERNEL_MD5, "avx512", CRISP_RULE_VETO,
-     "measured: 0.56x x86_64-bmi1 at 16 KiB and 1 MiB on AMD EPYC family 0x1a model 0x02 (Zen 5): 2-cycle vector "
+     "measured: 0.56x x86_64-bmi1 at 16 KiB and 1 MiB on AMD EPYC family 0x1a model 0x02 (Zen 5): 2-cycle "
+     "vector "
      "latency makes its 4-operation chain 8 cycles a step"},
 #endif
     /* No arm64 core has an entry: no arm64 hardware has been measured. */
-    {CRISP_UARCH_COUNT, CRISP_KERNEL_COUNT, "", CRISP_RULE_VETO, ""}, /* matches no core: C has no empty arrays */
+    {CRISP_UARCH_COUNT, CRISP_KERNEL_COUNT, "", CRISP_RULE_VETO,
+     ""}, /* matches no core: C has no empty arrays */
 };
 const size_t crisp_uarch_rule_count = sizeof crisp_uarch_rules / sizeof crisp_uarch_rules[0];
 _Static_assert(sizeof crisp_uarch_rules / sizeof crisp_uarch_rules[0] <= CRISP_UARCH_RULES_MAX,
@@ -50,15 +56,16 @@ static const crisp_uarch_rule *find_rule(const crisp_uarch_rule *rules, size_t c
                                          crisp_uarch_id uarch, const char *impl, crisp_rule_action action) {
   for (size_t i = 0; i < count; i++) {
     const crisp_uarch_rule *rule = &rules[i];
-    if (rule->uarch == uarch && rule->kernel == kernel && rule->action == action && strcasecmp(rule->impl, impl) == 0)
+    if (rule->uarch == uarch && rule->kernel == kernel && rule->action == action &&
+        strcasecmp(rule->impl, impl) == 0)
       return rule;
   }
   return NULL;
 }
 
-const crisp_impl_info *crisp_uarch_choose_from(const crisp_uarch_rule *rules, size_t count, crisp_kernel kernel,
-                                               crisp_uarch_id uarch, crisp_level_id cap, uint32_t cpu_features,
-                                               const crisp_uarch_rule **decided) {
+const crisp_impl_info *crisp_uarch_choose_from(const crisp_uarch_rule *rules, size_t count,
+                                               crisp_kernel kernel, crisp_uarch_id uarch, crisp_level_id cap,
+                                               uint32_t cpu_features, const crisp_uarch_rule **decided) {
   *decided = NULL;
   for (size_t i = 0; i < count; i++) {
     const crisp_uarch_rule *rule = &rules[i];

@@ -49,9 +49,9 @@ const crisp_impl_info *crisp_uarch_choose(crisp_kernel kernel, crisp_uarch_id ua
                                           uint32_t cpu_features, const crisp_uarch_rule **decided);
 
 /* The same over another table (tests). */
-const crisp_impl_info *crisp_uarch_choose_from(const crisp_uarch_rule *rules, size_t count, crisp_kernel kernel,
-                                               crisp_uarch_id uarch, crisp_level_id cap, uint32_t cpu_features,
-                                               const crisp_uarch_rule **decided);
+const crisp_impl_info *crisp_uarch_choose_from(const crisp_uarch_rule *rules, size_t count,
+                                               crisp_kernel kernel, crisp_uarch_id uarch, crisp_level_id cap,
+                                               uint32_t cpu_features, const crisp_uarch_rule **decided);
 
 /* Applies the settings for uarch to the tuning parameters. */
 void crisp_uarch_apply_settings(crisp_uarch_id uarch);

@@ -17,7 +17,8 @@ void crisp_bn_mont_mul_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the product's and the reduction's spills */
 }
 
-void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                               crisp_limb minv) {
   crisp_limb t[2 * CRISP_BN_MONT_MAX_LIMBS];
   crisp_bn_sqr_generic(t, a, n);
   bn_mont_reduce(r, t, m, n, minv, bn_addmul_row);

@@ -11,7 +11,7 @@
 #define ROTL(v, s) (((v) << (s)) | ((v) >> (32 - (s))))
 
 /* One step: a = b + ((a + round(b, c, d) + x[k] + constant) <<< shift). */
-#define STEP(round, a, b, c, d, k, constant, shift)            \
+#define STEP(round, a, b, c, d, k, constant, shift)          \
   (a) += round((b), (c), (d)) + x[k] + (uint32_t)(constant); \
   (a) = ROTL((a), (shift)) + (b)
 

@@ -7,10 +7,10 @@
 #define MASK26 0x3ffffffu
 
 typedef struct poly1305_generic_state {
-  uint32_t r[5];  /* clamped r, radix 2^26 */
-  uint32_t s5[4]; /* 5 * r[1..4]: folds the limbs above 2^130 back, as 2^130 = 5 mod p */
-  uint32_t h[5];  /* accumulator, partly reduced: each limb below 2^27 between blocks */
-  uint32_t pad[4];/* s, the second half of the key */
+  uint32_t r[5];   /* clamped r, radix 2^26 */
+  uint32_t s5[4];  /* 5 * r[1..4]: folds the limbs above 2^130 back, as 2^130 = 5 mod p */
+  uint32_t h[5];   /* accumulator, partly reduced: each limb below 2^27 between blocks */
+  uint32_t pad[4]; /* s, the second half of the key */
 } poly1305_generic_state;
 
 _Static_assert(sizeof(poly1305_generic_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the context");
@@ -36,7 +36,8 @@ void crisp_poly1305_init_generic(void *state, const uint8_t key[32]) {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static void blocks(poly1305_generic_state *st, const uint8_t *data, size_t nblocks, unsigned hibit) {
+static void
+blocks(poly1305_generic_state *st, const uint8_t *data, size_t nblocks, unsigned hibit) {
   const uint32_t top = hibit ? 1u << 24 : 0; /* 2^128 sits at bit 24 of limb 4 */
   const uint32_t r0 = st->r[0], r1 = st->r[1], r2 = st->r[2], r3 = st->r[3], r4 = st->r[4];
   const uint32_t s1 = st->s5[0], s2 = st->s5[1], s3 = st->s5[2], s4 = st->s5[3];
@@ -50,11 +51,16 @@ static void blocks(poly1305_generic_state *st, const uint8_t *data, size_t nbloc
     h4 += (crisp_load32_le(data + 12) >> 8) | top;
 
     /* h *= r mod p: each product below 2^27 * 5 * 2^26, five of them fit 64 bits. */
-    uint64_t d0 = (uint64_t)h0 * r0 + (uint64_t)h1 * s4 + (uint64_t)h2 * s3 + (uint64_t)h3 * s2 + (uint64_t)h4 * s1;
-    uint64_t d1 = (uint64_t)h0 * r1 + (uint64_t)h1 * r0 + (uint64_t)h2 * s4 + (uint64_t)h3 * s3 + (uint64_t)h4 * s2;
-    uint64_t d2 = (uint64_t)h0 * r2 + (uint64_t)h1 * r1 + (uint64_t)h2 * r0 + (uint64_t)h3 * s4 + (uint64_t)h4 * s3;
-    uint64_t d3 = (uint64_t)h0 * r3 + (uint64_t)h1 * r2 + (uint64_t)h2 * r1 + (uint64_t)h3 * r0 + (uint64_t)h4 * s4;
-    uint64_t d4 = (uint64_t)h0 * r4 + (uint64_t)h1 * r3 + (uint64_t)h2 * r2 + (uint64_t)h3 * r1 + (uint64_t)h4 * r0;
+    uint64_t d0 =
+        (uint64_t)h0 * r0 + (uint64_t)h1 * s4 + (uint64_t)h2 * s3 + (uint64_t)h3 * s2 + (uint64_t)h4 * s1;
+    uint64_t d1 =
+        (uint64_t)h0 * r1 + (uint64_t)h1 * r0 + (uint64_t)h2 * s4 + (uint64_t)h3 * s3 + (uint64_t)h4 * s2;
+    uint64_t d2 =
+        (uint64_t)h0 * r2 + (uint64_t)h1 * r1 + (uint64_t)h2 * r0 + (uint64_t)h3 * s4 + (uint64_t)h4 * s3;
+    uint64_t d3 =
+        (uint64_t)h0 * r3 + (uint64_t)h1 * r2 + (uint64_t)h2 * r1 + (uint64_t)h3 * r0 + (uint64_t)h4 * s4;
+    uint64_t d4 =
+        (uint64_t)h0 * r4 + (uint64_t)h1 * r3 + (uint64_t)h2 * r2 + (uint64_t)h3 * r1 + (uint64_t)h4 * r0;
 
     /* One carry pass brings every limb back below 2^27. */
     d1 += d0 >> 26, h0 = (uint32_t)d0 & MASK26;
@@ -97,7 +103,8 @@ void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {
   h4 = (h4 & ~keep_g) | (g4 & keep_g);
 
   /* Repack to four 32-bit words and add s modulo 2^128. */
-  const uint32_t w0 = h0 | h1 << 26, w1 = h1 >> 6 | h2 << 20, w2 = h2 >> 12 | h3 << 14, w3 = h3 >> 18 | h4 << 8;
+  const uint32_t w0 = h0 | h1 << 26, w1 = h1 >> 6 | h2 << 20, w2 = h2 >> 12 | h3 << 14,
+                 w3 = h3 >> 18 | h4 << 8;
   uint64_t f = (uint64_t)w0 + st->pad[0];
   crisp_store32_le(tag + 0, (uint32_t)f);
   f = (uint64_t)w1 + st->pad[1] + (f >> 32);

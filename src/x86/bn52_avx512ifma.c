@@ -21,12 +21,18 @@
 
 size_t crisp_bn52_limbs(size_t n) {
   switch (n) {
-    case 16: return 20;
-    case 24: return 32;
-    case 32: return 40;
-    case 48: return 60;
-    case 64: return 80;
-    default: return 0;
+    case 16:
+      return 20;
+    case 24:
+      return 32;
+    case 32:
+      return 40;
+    case 48:
+      return 60;
+    case 64:
+      return 80;
+    default:
+      return 0;
   }
 }
 
@@ -36,7 +42,8 @@ size_t crisp_bn52_limbs(size_t n) {
  * step instead of four; lane 0 (the quotient digit y and its carry) is
  * worked out in scalar from both, off the vector dependency chains. */
 static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                                                            const uint64_t *m, uint64_t k0, const int vectors) {
+                                                           const uint64_t *m, uint64_t k0,
+                                                           const int vectors) {
   __m256i low[20], high[20];
   const __m256i zero = _mm256_setzero_si256();
   const __m256i *av = (const __m256i *)a, *mv = (const __m256i *)m;
@@ -89,9 +96,10 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
   }
 }
 
-#define CRISP_BN52_AMM(vectors)                                                                             \
-  static void amm_##vectors(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t k0) { \
-    amm_body(r, a, b, m, k0, vectors);                                                                        \
+#define CRISP_BN52_AMM(vectors)                                                                   \
+  static void amm_##vectors(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, \
+                            uint64_t k0) {                                                        \
+    amm_body(r, a, b, m, k0, vectors);                                                            \
   }
 CRISP_BN52_AMM(5)
 CRISP_BN52_AMM(8)
@@ -99,7 +107,8 @@ CRISP_BN52_AMM(10)
 CRISP_BN52_AMM(15)
 CRISP_BN52_AMM(20)
 
-void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0) {
+void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k,
+                    uint64_t k0) {
   /* test only (meson -Dplant_leak): leaks the constant-time checks must catch */
 #if defined(CRISP_PLANT_LEAK_BRANCH)
   if (a[0] & 1)
@@ -110,12 +119,23 @@ void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uin
   (void)plant_table[a[0] & 255];
 #endif
   switch (k) {
-    case 20: amm_5(r, a, b, m, k0); break;
-    case 32: amm_8(r, a, b, m, k0); break;
-    case 40: amm_10(r, a, b, m, k0); break;
-    case 60: amm_15(r, a, b, m, k0); break;
-    case 80: amm_20(r, a, b, m, k0); break;
-    default: break;
+    case 20:
+      amm_5(r, a, b, m, k0);
+      break;
+    case 32:
+      amm_8(r, a, b, m, k0);
+      break;
+    case 40:
+      amm_10(r, a, b, m, k0);
+      break;
+    case 60:
+      amm_15(r, a, b, m, k0);
+      break;
+    case 80:
+      amm_20(r, a, b, m, k0);
+      break;
+    default:
+      break;
   }
 }
 
@@ -157,7 +177,8 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
   memcpy(buffer + FROM64_PAD, x, n * sizeof(crisp_limb));
   const __m512i step = _mm512_setr_epi64(0, 52, 104, 156, 208, 260, 312, 364);
   const __m512i digit_mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
-  const __m512i low_bits = _mm512_set1_epi64(63), one = _mm512_set1_epi64(1), limb_bits = _mm512_set1_epi64(64);
+  const __m512i low_bits = _mm512_set1_epi64(63), one = _mm512_set1_epi64(1),
+                limb_bits = _mm512_set1_epi64(64);
   for (size_t g = 0; g < k; g += 8) {
     const uint64_t start = CRISP_BN52_BITS * g + 64 * FROM64_PAD - shift; /* bit of buffer */
     const size_t base = (size_t)(start / 64);
@@ -166,9 +187,10 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
     const __m512i first = _mm512_loadu_si512(buffer + base), second = _mm512_loadu_si512(buffer + base + 8);
     const __m512i low = _mm512_permutex2var_epi64(first, index, second);
     const __m512i high = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
-    const __m512i digits = _mm512_and_si512(
-        _mm512_or_si512(_mm512_srlv_epi64(low, offset), _mm512_sllv_epi64(high, _mm512_sub_epi64(limb_bits, offset))),
-        digit_mask);
+    const __m512i digits =
+        _mm512_and_si512(_mm512_or_si512(_mm512_srlv_epi64(low, offset),
+                                         _mm512_sllv_epi64(high, _mm512_sub_epi64(limb_bits, offset))),
+                         digit_mask);
     const size_t count = k - g < 8 ? k - g : 8;
     _mm512_mask_storeu_epi64(out + g, (__mmask8)((1u << count) - 1), digits);
   }
@@ -192,17 +214,20 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
     const __m512i reciprocal = _mm512_set1_epi64(1261);
     for (size_t i = 0; i <= n; i += 8) {
       const size_t start = 64 * i, base = start / CRISP_BN52_BITS;
-      const __m512i position = _mm512_add_epi64(_mm512_set1_epi64((long long)(start - CRISP_BN52_BITS * base)), step);
+      const __m512i position =
+          _mm512_add_epi64(_mm512_set1_epi64((long long)(start - CRISP_BN52_BITS * base)), step);
       const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(position, reciprocal), 16);
       const __m512i offset = _mm512_sub_epi64(position, _mm512_mul_epu32(index, digit_bits));
       const __m512i first = _mm512_loadu_si512(digits + base), second = _mm512_loadu_si512(digits + base + 8);
       const __m512i d0 = _mm512_permutex2var_epi64(first, index, second);
       const __m512i d1 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
-      const __m512i d2 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, _mm512_add_epi64(one, one)), second);
+      const __m512i d2 =
+          _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, _mm512_add_epi64(one, one)), second);
       const __m512i limbs = _mm512_or_si512(
           _mm512_srlv_epi64(d0, offset),
-          _mm512_or_si512(_mm512_sllv_epi64(d1, _mm512_sub_epi64(digit_bits, offset)),
-                          _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
+          _mm512_or_si512(
+              _mm512_sllv_epi64(d1, _mm512_sub_epi64(digit_bits, offset)),
+              _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
       _mm512_store_si512(value + i, limbs);
     }
     crisp_wipe_lines(digits, k * sizeof(uint64_t));

@@ -22,7 +22,8 @@ size_t crisp_bn52_limbs(size_t n);
  * a, b < 2m (a b < 2m R' in general), limbs of r normalised below 2^52.
  * All arrays k limbs, 32-byte aligned; k0 = -m^-1 mod 2^52. r may alias a
  * or b. */
-void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k, uint64_t k0);
+void crisp_bn52_amm(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *m, size_t k,
+                    uint64_t k0);
 
 /* out[0..k) = the radix 2^52 digits of x[0..n) * 2^shift (shift < 52 + 52k
  * - 64n, so the value fits). */
@@ -44,14 +45,15 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
  * Returns CRISP_OK, or CRISP_E_UNSUPPORTED for n other than 16, 24, 32
  * (both lanes' values held in vector registers through the pass: four
  * vectors each at most). */
-int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                           size_t doublings);
+int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1,
+                           size_t n, size_t doublings);
 
 /* crisp_bn52_r2 for two moduli of one size at once (square[l] for m[l],
  * m52[l], k0[l], r2[l]): the doublings of both in one pass where both R^2
  * are given and used. */
 void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
-                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]);
+                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2],
+                        const crisp_limb *const r2[2]);
 
 /* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
  * fewer doublings than starting from scratch), else 0. */
@@ -59,7 +61,9 @@ int crisp_bn52_r2_uses_r2(size_t n, size_t k);
 
 /* Digits a value of k digits takes in the two-lane kernels: k rounded up
  * to whole 512-bit vectors (the padding digits stay zero). */
-static inline size_t crisp_bn52_padded_digits(size_t k) { return (k + 7) / 8 * 8; }
+static inline size_t crisp_bn52_padded_digits(size_t k) {
+  return (k + 7) / 8 * 8;
+}
 
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52k) mod m[l]
  * (below 2 m[l]) for l = 0, 1, as crisp_bn52_amm for each lane; arrays are
@@ -90,8 +94,8 @@ crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k);
 void crisp_bn52_lane_setup(uint64_t *m52, uint64_t *m_moved_up, uint64_t *base52, uint64_t *one,
                            const crisp_limb *mod, const crisp_limb *base, size_t n, size_t k, size_t stride);
 
-void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                  size_t n, crisp_limb minv);
+void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                  const crisp_limb *m, size_t n, crisp_limb minv);
 void crisp_bn_mont_sqr_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv);
 /* The mont_mul descriptor's mod_exp (bn_mod_exp_avx512ifma.c). */

@@ -28,7 +28,8 @@
 
 /* The 8-bit masks of `vectors` vectors (3 to 5) as one mask, vector v at
  * bits 8v. */
-static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8 m[MAX_VECTORS], const int vectors) {
+static inline __attribute__((always_inline)) __mmask64 join_masks(const __mmask8 m[MAX_VECTORS],
+                                                                  const int vectors) {
   const __mmask16 low = _mm512_kunpackb(m[1], m[0]);
   const __mmask32 four = _mm512_kunpackw(_mm512_kunpackb(vectors > 3 ? m[3] : 0, m[2]), low);
   return vectors > 4 ? _mm512_kunpackd(m[4], four) : (__mmask64)four;
@@ -69,7 +70,7 @@ static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, cons
  * (in mask registers, without a round trip through general registers).
  * No branch and no address depends on the digits. */
 static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, const __m512i acc[MAX_VECTORS],
-                                                                  uint64_t carry, const int vectors) {
+                                                                 uint64_t carry, const int vectors) {
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
   __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
@@ -152,10 +153,9 @@ static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __
  * and an addition instead of four multiply-adds and the shift; at 32 and
  * 40 digits the extra additions and registers cost more than that saves
  * (docs/performance.md). */
-static inline __attribute__((always_inline)) void dual_product_body(uint64_t *const r[2], const uint64_t *const a[2],
-                                                             const uint64_t *const b[2], const uint64_t *const m[2],
-                                                             const uint64_t k0[2], const int vectors,
-                                                             const int digits) {
+static inline __attribute__((always_inline)) void dual_product_body(
+    uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2], const uint64_t *const m[2],
+    const uint64_t k0[2], const int vectors, const int digits) {
   __m512i acc[2][MAX_VECTORS];
   const __m512i zero = _mm512_setzero_si512();
   uint64_t lane0[2] = {0, 0}, carry[2] = {0, 0};
@@ -210,11 +210,11 @@ static inline __attribute__((always_inline)) void dual_product_body(uint64_t *co
   for (int l = 0; l < 2; l++) normalize_lane(r[l], acc[l], carry[l], vectors);
 }
 
-#define DUAL_PRODUCT(vectors, digits)                                                                   \
-  static void dual_product_##digits(uint64_t *const r[2], const uint64_t *const a[2],                   \
-                                    const uint64_t *const b[2], const uint64_t *const m[2],             \
-                                    const uint64_t k0[2]) {                                             \
-    dual_product_body(r, a, b, m, k0, vectors, digits);                                                 \
+#define DUAL_PRODUCT(vectors, digits)                                                       \
+  static void dual_product_##digits(uint64_t *const r[2], const uint64_t *const a[2],       \
+                                    const uint64_t *const b[2], const uint64_t *const m[2], \
+                                    const uint64_t k0[2]) {                                 \
+    dual_product_body(r, a, b, m, k0, vectors, digits);                                     \
   }
 DUAL_PRODUCT(3, 20)
 DUAL_PRODUCT(4, 32)
@@ -227,8 +227,9 @@ DUAL_PRODUCT(5, 40)
  * of a are. The high halves belong one position up: high_before carries
  * the previous vector's into this one. Two sums per half (even and odd
  * rows) keep the chains short. */
-static inline __attribute__((always_inline)) __m512i dual_square_column(const uint64_t *a, __m512i *high_before,
-                                                                      const int c, const int k) {
+static inline __attribute__((always_inline)) __m512i dual_square_column(const uint64_t *a,
+                                                                        __m512i *high_before, const int c,
+                                                                        const int k) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i low[2] = {zero, zero}, high[2] = {zero, zero};
 #pragma GCC unroll 40
@@ -240,7 +241,8 @@ static inline __attribute__((always_inline)) __m512i dual_square_column(const ui
     const __mmask8 lanes = (__mmask8)(((1u << end) - 1) & ~((1u << first) - 1));
     const __m512i ax = _mm512_set1_epi64((long long)a[x]);
     /* below a (vector 0, rows 1-3): a's first vector moved up x lanes */
-    const __m512i up = _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x - 8 * c));
+    const __m512i up =
+        _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64(x - 8 * c));
     const __m512i ay = 8 * c - x >= 0
                            ? _mm512_maskz_loadu_epi64(lanes, a + (8 * c - x))
                            : _mm512_maskz_permutexvar_epi64(lanes, up, _mm512_load_si512((const __m512i *)a));
@@ -251,7 +253,8 @@ static inline __attribute__((always_inline)) __m512i dual_square_column(const ui
   const __m512i av = _mm512_load_si512((const __m512i *)a + c / 2);
   const __m512i square_low = _mm512_madd52lo_epu64(zero, av, av);
   const __m512i square_high = _mm512_madd52hi_epu64(zero, av, av);
-  const __m512i pick = c % 2 ? _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4) : _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+  const __m512i pick =
+      c % 2 ? _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4) : _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
   const __m512i diagonal = _mm512_permutex2var_epi64(square_low, pick, square_high);
   const __m512i high_sum = _mm512_add_epi64(high[0], high[1]);
   const __m512i cross =
@@ -273,15 +276,14 @@ static inline uint64_t reduction_carry(uint64_t t) {
  * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
  * high halves at j + 2 (m moved up two lanes). shifted holds m moved up
  * one lane, then two lanes, `vectors` vectors each. */
-static inline __attribute__((always_inline)) void dual_square_reduce_first(__m512i acc[MAX_VECTORS], uint64_t *lane0,
-                                                                    uint64_t *carry, const uint64_t *m,
-                                                                    const uint64_t *shifted, const uint64_t m0_up,
-                                                                    const uint64_t m1, const uint64_t k0,
-                                                                    const int vectors) {
+static inline __attribute__((always_inline)) void dual_square_reduce_first(
+    __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *m, const uint64_t *shifted,
+    const uint64_t m0_up, const uint64_t m1, const uint64_t k0, const int vectors) {
   const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
   const uint64_t dropped = reduction_carry(*lane0);
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
-  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
+           (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
@@ -300,7 +302,8 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
   const uint64_t dropped = reduction_carry(*lane0);
   /* position i + 2 is lane 2 until the shift */
   const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
+  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
+           (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
@@ -335,22 +338,22 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * the accumulator stands for position k - 2 + p. */
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
-#define DUAL_SQUARE_REDUCE_PAIR(move)                                                                       \
-  do {                                                                                               \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
-        dual_square_reduce_first(acc[l], &lane0[l], &carry[l], m[l], moved_up[l], m0[l], m1[l], k0[l], vectors);  \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++)                                              \
-        dual_square_reduce_second(acc[l], &lane0[l], &carry[l], moved_up[l], m0[l], m1[l], k0[l], vectors, move); \
+#define DUAL_SQUARE_REDUCE_PAIR(move)                                                   \
+  do {                                                                                  \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_first(       \
+        acc[l], &lane0[l], &carry[l], m[l], moved_up[l], m0[l], m1[l], k0[l], vectors); \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_second(      \
+        acc[l], &lane0[l], &carry[l], moved_up[l], m0[l], m1[l], k0[l], vectors, move); \
   } while (0)
 
-static inline __attribute__((always_inline)) void dual_square_body(uint64_t *const r[2], const uint64_t *const a[2],
-                                                             const uint64_t *const m[2], const uint64_t *const moved_up[2],
-                                                             const uint64_t k0[2], const int vectors, const int k) {
+static inline __attribute__((always_inline)) void dual_square_body(
+    uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2],
+    const uint64_t *const moved_up[2], const uint64_t k0[2], const int vectors, const int k) {
   const __m512i zero = _mm512_setzero_si512();
   const int blocks = (k + LANES - 1) / LANES, columns = 2 * vectors;
   __m512i high_before[2] = {zero, zero}, t[2][2 * MAX_VECTORS], acc[2][MAX_VECTORS];
   uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
-  #pragma GCC unroll 2
+#pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
     t[l][0] = dual_square_column(a[l], &high_before[l], 0, k);
     t[l][1] = dual_square_column(a[l], &high_before[l], 1, k);
@@ -398,7 +401,7 @@ static inline __attribute__((always_inline)) void dual_square_body(uint64_t *con
 }
 #undef DUAL_SQUARE_REDUCE_PAIR
 
-#define DUAL_SQUARE(vectors, k)                                                                   \
+#define DUAL_SQUARE(vectors, k)                                                                             \
   static void dual_square_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2], \
                               const uint64_t *const moved_up[2], const uint64_t k0[2]) {                    \
     dual_square_body(r, a, m, moved_up, k0, vectors, k);                                                    \
@@ -407,10 +410,14 @@ DUAL_SQUARE(3, 20)
 
 crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   switch (k) {
-    case 20: return dual_product_20;
-    case 32: return dual_product_32;
-    case 40: return dual_product_40;
-    default: return NULL;
+    case 20:
+      return dual_product_20;
+    case 32:
+      return dual_product_32;
+    case 40:
+      return dual_product_40;
+    default:
+      return NULL;
   }
 }
 
@@ -419,7 +426,9 @@ crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
  * reduction (its multiply-adds then fill the idle slots by themselves)
  * leave it behind (docs/performance.md); there the ladders square with the
  * dual product. */
-crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k) { return k == 20 ? dual_square_20 : NULL; }
+crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k) {
+  return k == 20 ? dual_square_20 : NULL;
+}
 
 /* One lane's values for a ladder: m in radix 2^52 and, when m_moved_up is
  * not NULL, its copies moved up one and two digits (2 * stride digits, for

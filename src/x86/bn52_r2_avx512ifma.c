@@ -77,24 +77,42 @@ static void double_mod_times(crisp_limb *x, const crisp_limb *m, size_t n, size_
   crisp_limb *const xs[2] = {x, NULL};
   const crisp_limb *const ms[2] = {m, NULL};
   switch (n / 8) {
-    case 2: double_mod_vectors(xs, ms, doublings, 2, 1); break;
-    case 3: double_mod_vectors(xs, ms, doublings, 3, 1); break;
-    case 4: double_mod_vectors(xs, ms, doublings, 4, 1); break;
-    case 6: double_mod_vectors(xs, ms, doublings, 6, 1); break;
-    case 8: double_mod_vectors(xs, ms, doublings, 8, 1); break;
-    default: break; /* not reached: every caller's n passed crisp_bn52_limbs */
+    case 2:
+      double_mod_vectors(xs, ms, doublings, 2, 1);
+      break;
+    case 3:
+      double_mod_vectors(xs, ms, doublings, 3, 1);
+      break;
+    case 4:
+      double_mod_vectors(xs, ms, doublings, 4, 1);
+      break;
+    case 6:
+      double_mod_vectors(xs, ms, doublings, 6, 1);
+      break;
+    case 8:
+      double_mod_vectors(xs, ms, doublings, 8, 1);
+      break;
+    default:
+      break; /* not reached: every caller's n passed crisp_bn52_limbs */
   }
 }
 
-int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1, size_t n,
-                           size_t doublings) {
+int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1,
+                           size_t n, size_t doublings) {
   crisp_limb *const xs[2] = {x0, x1};
   const crisp_limb *const ms[2] = {m0, m1};
   switch (n) {
-    case 16: double_mod_vectors(xs, ms, doublings, 2, 2); return CRISP_OK;
-    case 24: double_mod_vectors(xs, ms, doublings, 3, 2); return CRISP_OK;
-    case 32: double_mod_vectors(xs, ms, doublings, 4, 2); return CRISP_OK;
-    default: return CRISP_E_UNSUPPORTED;
+    case 16:
+      double_mod_vectors(xs, ms, doublings, 2, 2);
+      return CRISP_OK;
+    case 24:
+      double_mod_vectors(xs, ms, doublings, 3, 2);
+      return CRISP_OK;
+    case 32:
+      double_mod_vectors(xs, ms, doublings, 4, 2);
+      return CRISP_OK;
+    default:
+      return CRISP_E_UNSUPPORTED;
   }
 }
 
@@ -140,7 +158,8 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
 }
 
 void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
-                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2], const crisp_limb *const r2[2]) {
+                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2],
+                        const crisp_limb *const r2[2]) {
   /* crisp_bn52_double_mod2's largest size: an array no larger keeps the
    * per-lane fallback's frames within the reach of its caller's
    * crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES) */

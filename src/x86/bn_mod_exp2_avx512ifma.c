@@ -27,18 +27,16 @@
 #define MAX_VECTORS 5 /* k = 40 */
 
 /* out[l] = table[l][index[l]] for both lanes, entries a multiple of 8
- * (windows of 3 bits or more): every entry of both tables is read in full, the wanted one kept by an AND with an all-ones vector made
- * by arithmetic (a masked load could skip the memory of the entries it
- * drops; MemorySanitizer checks mask-to-vector moves strictly). Both
- * lanes' output vectors are built in one pass over the entries. Per group
- * of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one
- * vector, keep = all ones exactly where d = 0 (the sign of ~(d | -d),
- * spread by an arithmetic shift); each entry's keep is its lane of that
- * vector broadcast by a permutation. (Ternary logic would merge the AND
- * and the OR, but MemorySanitizer checks its operands strictly.) */
-static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2], const uint64_t *const table[2],
-                                                                size_t entries, const crisp_limb index[2],
-                                                                const int vectors) {
+ * (windows of 3 bits or more): every entry of both tables is read in full, the wanted one kept by an AND with
+ * an all-ones vector made by arithmetic (a masked load could skip the memory of the entries it drops;
+ * MemorySanitizer checks mask-to-vector moves strictly). Both lanes' output vectors are built in one pass
+ * over the entries. Per group of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one vector,
+ * keep = all ones exactly where d = 0 (the sign of ~(d | -d), spread by an arithmetic shift); each entry's
+ * keep is its lane of that vector broadcast by a permutation. (Ternary logic would merge the AND and the OR,
+ * but MemorySanitizer checks its operands strictly.) */
+static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2],
+                                                               const uint64_t *const table[2], size_t entries,
+                                                               const crisp_limb index[2], const int vectors) {
   __m512i acc[2][MAX_VECTORS], lane_of[LANES];
   const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1), eight = _mm512_set1_epi64(LANES);
   const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
@@ -56,7 +54,8 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
     for (int l = 0; l < 2; l++) {
       /* ~(d | -d) has its sign bit set only where d = 0 */
       const __m512i d = distance[l];
-      keeps[l] = _mm512_srai_epi64(_mm512_andnot_si512(_mm512_or_si512(d, _mm512_sub_epi64(zero, d)), ones), 63);
+      keeps[l] =
+          _mm512_srai_epi64(_mm512_andnot_si512(_mm512_or_si512(d, _mm512_sub_epi64(zero, d)), ones), 63);
       distance[l] = _mm512_sub_epi64(d, eight);
     }
 #pragma GCC unroll 8
@@ -77,12 +76,18 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
     for (int v = 0; v < vectors; v++) _mm512_store_si512((__m512i *)out[l] + v, acc[l][v]);
 }
 
-static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries, const crisp_limb index[2],
-                    size_t stride) {
+static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries,
+                    const crisp_limb index[2], size_t stride) {
   switch (stride / LANES) {
-    case 3: gather2_body(out, table, entries, index, 3); break;
-    case 4: gather2_body(out, table, entries, index, 4); break;
-    default: gather2_body(out, table, entries, index, MAX_VECTORS); break;
+    case 3:
+      gather2_body(out, table, entries, index, 3);
+      break;
+    case 4:
+      gather2_body(out, table, entries, index, 4);
+      break;
+    default:
+      gather2_body(out, table, entries, index, MAX_VECTORS);
+      break;
   }
 }
 
@@ -195,7 +200,8 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
 
   const uint64_t *const tables[2] = {table[0], table[1]};
   uint64_t *const accumulator[2] = {acc[0], acc[1]}, *const chosen[2] = {selected[0], selected[1]};
-  const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const chosen_in[2] = {selected[0], selected[1]};
+  const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const chosen_in[2] = {selected[0],
+                                                                                     selected[1]};
   const size_t windows = (en * LIMB_BITS + w - 1) / w;
   crisp_limb index[2];
   for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, (windows - 1) * w, w);

@@ -3,22 +3,17 @@
  * 4096-bit moduli (the sizes crisp_bn52_limbs knows; others return
  * CRISP_E_UNSUPPORTED and the front-end's ladder runs). 1024-, 1536- and
  * 2048-bit moduli go to mod_exp_binary (below), on the two-lane product
- * of bn52_dual_avx512ifma.c: one two-lane product per exponent bit, squaring in one lane and multiplying in the
- * other, against about 1.2 single products per bit here. A single
- * product's every step waits on its quotient digit; in a two-lane one each
- * lane's vector work fills the other's wait, so where that wait is long
- * (2-cycle vector latency) a two-lane product costs no more than a single
- * one, and the binary ladder wins at every exponent length (the window
- * table costs 2^w products more): the choice depends on the modulus's size
- * alone. Where simple vector operations take one cycle and 512-bit
- * multiply-adds issue at half rate, the cycle count puts the two ladders
- * about level (docs/performance.md). 3072 and 4096 bits, which have no
- * two-lane product, run the fixed-window ladder here:
- * converts in once, almost-Montgomery products (R' = 2^(52k), values kept
- * below 2m), converts out once and subtracts m once, selected by mask. The
- * window table is read in full for every window and the entry kept by
- * masks; the exponent is only ever data. ISA: AVX-512F/VL/DQ/IFMA (+ AVX2
- * compares). */
+ * of bn52_dual_avx512ifma.c: one two-lane product per exponent bit, squaring in one lane and multiplying in
+ * the other, against about 1.2 single products per bit here. A single product's every step waits on its
+ * quotient digit; in a two-lane one each lane's vector work fills the other's wait, so where that wait is
+ * long (2-cycle vector latency) a two-lane product costs no more than a single one, and the binary ladder
+ * wins at every exponent length (the window table costs 2^w products more): the choice depends on the
+ * modulus's size alone. Where simple vector operations take one cycle and 512-bit multiply-adds issue at half
+ * rate, the cycle count puts the two ladders about level (docs/performance.md). 3072 and 4096 bits, which
+ * have no two-lane product, run the fixed-window ladder here: converts in once, almost-Montgomery products
+ * (R' = 2^(52k), values kept below 2m), converts out once and subtracts m once, selected by mask. The window
+ * table is read in full for every window and the entry kept by masks; the exponent is only ever data. ISA:
+ * AVX-512F/VL/DQ/IFMA (+ AVX2 compares). */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +35,8 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
     const __m256i *entry = (const __m256i *)(table + j * k);
     for (size_t v = 0; v < k / 4; v++) {
       __m256i *o = (__m256i *)out + v;
-      _mm256_store_si256(o, _mm256_or_si256(_mm256_load_si256(o), _mm256_and_si256(_mm256_load_si256(entry + v), mask)));
+      _mm256_store_si256(
+          o, _mm256_or_si256(_mm256_load_si256(o), _mm256_and_si256(_mm256_load_si256(entry + v), mask)));
     }
   }
 }
@@ -48,11 +44,14 @@ static void gather(uint64_t *out, const uint64_t *table, size_t entries, crisp_l
 /* out = bit ? power : one over `stride` digits, through an all-ones or
  * all-zero vector made from the bit by arithmetic (0 - bit): no branch and
  * no address depends on the bit. */
-static void select_by_bit(uint64_t *out, const uint64_t *power, const uint64_t *one, uint64_t bit, size_t stride) {
+static void select_by_bit(uint64_t *out, const uint64_t *power, const uint64_t *one, uint64_t bit,
+                          size_t stride) {
   const __m512i keep = _mm512_set1_epi64((long long)(0 - bit));
   for (size_t v = 0; v < stride / LANES; v++) {
-    const __m512i p = _mm512_load_si512((const __m512i *)power + v), o = _mm512_load_si512((const __m512i *)one + v);
-    _mm512_store_si512((__m512i *)out + v, _mm512_xor_si512(o, _mm512_and_si512(keep, _mm512_xor_si512(p, o))));
+    const __m512i p = _mm512_load_si512((const __m512i *)power + v),
+                  o = _mm512_load_si512((const __m512i *)one + v);
+    _mm512_store_si512((__m512i *)out + v,
+                       _mm512_xor_si512(o, _mm512_and_si512(keep, _mm512_xor_si512(p, o))));
   }
 }
 
@@ -67,7 +66,7 @@ enum { BINARY_SLOTS = 7 };
  * its value. CRISP_E_UNSUPPORTED at sizes without a dual product (moduli
  * other than 1024, 1536 and 2048 bits). */
 static int mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en,
-                              const crisp_limb *m, size_t n, crisp_limb minv) {
+                          const crisp_limb *m, size_t n, crisp_limb minv) {
   const size_t k = crisp_bn52_limbs(n);
   crisp_bn52_dual_product_fn *dual_product = crisp_bn52_dual_product_for(k);
   if (!dual_product) return CRISP_E_UNSUPPORTED;

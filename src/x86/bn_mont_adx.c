@@ -21,8 +21,8 @@ static inline void mont_mul_adx(crisp_limb *r, const crisp_limb *a, const crisp_
     mont_mul_rows(r, a, b, m, n, minv);
 }
 
-void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                  size_t n, crisp_limb minv) {
+void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                  const crisp_limb *m, size_t n, crisp_limb minv) {
 #if defined(CRISP_PLANT_LEAK_BRANCH)
   if (a[0] & 1)
     for (volatile unsigned spin = 0; spin < 256; spin++) {

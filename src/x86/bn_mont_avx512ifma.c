@@ -40,10 +40,12 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
  * bits converting both ways per call costs more than the vectors save; from
  * 1536 bits up the vectors win (docs/performance.md). mod_exp
  * converts only once, so it uses every size crisp_bn52_limbs knows. */
-static int ifma_wins_per_call(size_t n) { return n >= 24 && crisp_bn52_limbs(n) != 0; }
+static int ifma_wins_per_call(size_t n) {
+  return n >= 24 && crisp_bn52_limbs(n) != 0;
+}
 
-void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                  size_t n, crisp_limb minv) {
+void crisp_bn_mont_mul_avx512ifma(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                  const crisp_limb *m, size_t n, crisp_limb minv) {
   if (ifma_wins_per_call(n))
     mont_mul_converted(r, a, b, m, n, crisp_bn52_limbs(n), minv);
   else

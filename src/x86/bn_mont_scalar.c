@@ -9,7 +9,8 @@ void crisp_bn_mont_mul_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_li
   mont_mul_rows(r, a, b, m, n, minv);
 }
 
-void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
+void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                              crisp_limb minv) {
   mont_sqr_rows(r, a, m, n, minv);
   /* The rows' frames: a compiler may keep a limb of a in a callee-saved
    * register across the schoolbook square's row calls, which save it. */

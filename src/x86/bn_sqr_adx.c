@@ -12,7 +12,9 @@
  * gain most. */
 #include "x86/bn_flavour_adx.h"
 
-void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
+void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) {
+  crisp_bn_sqr_any(z, x, n);
+}
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_adx_impl),

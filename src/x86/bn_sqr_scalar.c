@@ -6,7 +6,9 @@
  * Meant for 512- to 16384-bit operands. */
 #include "x86/bn_flavour_mulq.h"
 
-void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n) { crisp_bn_sqr_any(z, x, n); }
+void crisp_bn_sqr_x86_64(crisp_limb *z, const crisp_limb *x, size_t n) {
+  crisp_bn_sqr_any(z, x, n);
+}
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_impl),

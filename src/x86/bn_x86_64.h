@@ -13,9 +13,10 @@ crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n,
 crisp_limb crisp_bn_mul_add_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
 void crisp_bn_mont_mul_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
                               size_t n, crisp_limb minv);
-void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
-                                  size_t n, crisp_limb minv);
-void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
+void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
+                                  const crisp_limb *m, size_t n, crisp_limb minv);
+void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
+                              crisp_limb minv);
 void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv);
 

@@ -51,22 +51,22 @@ enum { FUNCTION_F = 0xca, FUNCTION_G = 0xe4, FUNCTION_H = 0x96, FUNCTION_I = 0x3
 /* a = b + ((a + f(b, c, d) + x[k] + K[i]) <<< s); x[k] + K[i] is added
  * first, as a is old and b is the value just made, by a VPADDD that
  * broadcasts it from the stack (the load folded into the add). */
-#define STEP(function, a, b, c, d, i, shift)                                  \
-  a = _mm_add_epi32(a, _mm_set1_epi32((int)words[i]));                       \
-  __asm__("" : "+v"(a)); /* no reassociating x + K into the path */          \
-  a = _mm_add_epi32(a, _mm_ternarylogic_epi32(b, c, d, function));           \
+#define STEP(function, a, b, c, d, i, shift)                        \
+  a = _mm_add_epi32(a, _mm_set1_epi32((int)words[i]));              \
+  __asm__("" : "+v"(a)); /* no reassociating x + K into the path */ \
+  a = _mm_add_epi32(a, _mm_ternarylogic_epi32(b, c, d, function));  \
   a = _mm_add_epi32(_mm_rol_epi32(a, shift), b)
 
-#define STEP4(function, i, s0, s1, s2, s3)  \
-  STEP(function, a, b, c, d, (i), s0);      \
-  STEP(function, d, a, b, c, (i) + 1, s1);  \
-  STEP(function, c, d, a, b, (i) + 2, s2);  \
+#define STEP4(function, i, s0, s1, s2, s3) \
+  STEP(function, a, b, c, d, (i), s0);     \
+  STEP(function, d, a, b, c, (i) + 1, s1); \
+  STEP(function, c, d, a, b, (i) + 2, s2); \
   STEP(function, b, c, d, a, (i) + 3, s3)
 
-#define ROUND(function, base, s0, s1, s2, s3)    \
-  STEP4(function, (base), s0, s1, s2, s3);       \
-  STEP4(function, (base) + 4, s0, s1, s2, s3);   \
-  STEP4(function, (base) + 8, s0, s1, s2, s3);   \
+#define ROUND(function, base, s0, s1, s2, s3)  \
+  STEP4(function, (base), s0, s1, s2, s3);     \
+  STEP4(function, (base) + 4, s0, s1, s2, s3); \
+  STEP4(function, (base) + 8, s0, s1, s2, s3); \
   STEP4(function, (base) + 12, s0, s1, s2, s3)
 
 void crisp_md5_avx512(uint32_t state[4], const uint8_t *data, size_t nblocks) {

@@ -41,8 +41,9 @@ typedef void md5_lanes_runner(md5_lanes *lanes, size_t nblocks, size_t active);
  * at least as large, and its result is dropped. Once fewer than min_busy
  * lanes are busy and no message waits, the scalar code finishes them: the
  * runner costs the same for one lane as for all of them. */
-static inline void md5_lanes_schedule(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
-                                      size_t n, size_t lane_count, size_t min_busy, md5_lanes_runner *run) {
+static inline void md5_lanes_schedule(uint32_t *const state[], const uint8_t *const data[],
+                                      const size_t nblocks[], size_t n, size_t lane_count, size_t min_busy,
+                                      md5_lanes_runner *run) {
   md5_lanes lanes = {0};
   size_t owner[MD5_LANES], left[MD5_LANES] = {0};
   size_t next = 0, busy = 0;
@@ -61,8 +62,10 @@ static inline void md5_lanes_schedule(uint32_t *const state[], const uint8_t *co
     for (size_t lane = 0; lane < lane_count; lane++)
       if (left[lane] && left[lane] < blocks) blocks = left[lane], filler = lanes.data[lane];
     for (size_t lane = 0; lane < lane_count; lane++)
-      if (!left[lane]) lanes.data[lane] = filler;
-      else active = lane + 1;
+      if (!left[lane])
+        lanes.data[lane] = filler;
+      else
+        active = lane + 1;
     run(&lanes, blocks, active);
     for (size_t lane = 0; lane < lane_count; lane++) {
       if (!left[lane]) continue;

@@ -27,37 +27,38 @@
 
 /* Round functions, each adding f(b, c, d) into a with only the last
  * operation waiting for b where the function allows it. */
-#define ADD_F(a, b, c, d)                                       \
-  do {                                                          \
-    __m256i t = _mm256_xor_si256(c, d);                         \
-    PIN(t);                                                     \
+#define ADD_F(a, b, c, d)                                                 \
+  do {                                                                    \
+    __m256i t = _mm256_xor_si256(c, d);                                   \
+    PIN(t);                                                               \
     a = _mm256_add_epi32(a, _mm256_xor_si256(_mm256_and_si256(t, b), d)); \
   } while (0)
-#define ADD_G(a, b, c, d)                          \
-  do {                                             \
+#define ADD_G(a, b, c, d)                               \
+  do {                                                  \
     a = _mm256_add_epi32(a, _mm256_andnot_si256(d, c)); \
-    PIN(a);                                        \
-    a = _mm256_add_epi32(a, _mm256_and_si256(d, b)); \
+    PIN(a);                                             \
+    a = _mm256_add_epi32(a, _mm256_and_si256(d, b));    \
   } while (0)
-#define ADD_H(a, b, c, d)                          \
-  do {                                             \
-    __m256i t = _mm256_xor_si256(c, d);            \
-    PIN(t);                                        \
+#define ADD_H(a, b, c, d)                            \
+  do {                                               \
+    __m256i t = _mm256_xor_si256(c, d);              \
+    PIN(t);                                          \
     a = _mm256_add_epi32(a, _mm256_xor_si256(t, b)); \
   } while (0)
-#define ADD_I(a, b, c, d)                                          \
-  do {                                                             \
-    __m256i t = _mm256_xor_si256(d, _mm256_set1_epi32(-1));        \
-    PIN(t);                                                        \
+#define ADD_I(a, b, c, d)                                                \
+  do {                                                                   \
+    __m256i t = _mm256_xor_si256(d, _mm256_set1_epi32(-1));              \
+    PIN(t);                                                              \
     a = _mm256_add_epi32(a, _mm256_xor_si256(_mm256_or_si256(t, b), c)); \
   } while (0)
 
 /* a = b + ((a + round(b, c, d) + x[k] + constant) <<< s) in group g. */
-#define STEP_GROUP(round, g, a, b, c, d, k, constant, s)                                       \
+#define STEP_GROUP(round, g, a, b, c, d, k, constant, s)                                        \
   a##g = _mm256_add_epi32(a##g, _mm256_add_epi32(x[g][k], _mm256_set1_epi32((int)(constant)))); \
-  PIN(a##g);                                                                                   \
-  ADD_##round(a##g, b##g, c##g, d##g);                                                         \
-  a##g = _mm256_add_epi32(_mm256_or_si256(_mm256_slli_epi32(a##g, s), _mm256_srli_epi32(a##g, 32 - (s))), b##g)
+  PIN(a##g);                                                                                    \
+  ADD_##round(a##g, b##g, c##g, d##g);                                                          \
+  a##g =                                                                                        \
+      _mm256_add_epi32(_mm256_or_si256(_mm256_slli_epi32(a##g, s), _mm256_srli_epi32(a##g, 32 - (s))), b##g)
 
 /* One step of the schedule (md5_schedule.h) in both groups. */
 #define STEP(round, a, b, c, d, k, constant, s)     \
@@ -114,11 +115,14 @@ static void run_lanes_avx2(md5_lanes *lanes, size_t nblocks, size_t active) {
   }
   _mm256_store_si256((__m256i *)lanes->state[0], a0), _mm256_store_si256((__m256i *)lanes->state[1], b0);
   _mm256_store_si256((__m256i *)lanes->state[2], c0), _mm256_store_si256((__m256i *)lanes->state[3], d0);
-  _mm256_store_si256((__m256i *)(lanes->state[0] + 8), a1), _mm256_store_si256((__m256i *)(lanes->state[1] + 8), b1);
-  _mm256_store_si256((__m256i *)(lanes->state[2] + 8), c1), _mm256_store_si256((__m256i *)(lanes->state[3] + 8), d1);
+  _mm256_store_si256((__m256i *)(lanes->state[0] + 8), a1),
+      _mm256_store_si256((__m256i *)(lanes->state[1] + 8), b1);
+  _mm256_store_si256((__m256i *)(lanes->state[2] + 8), c1),
+      _mm256_store_si256((__m256i *)(lanes->state[3] + 8), d1);
 }
 
-void crisp_md5_many_avx2(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[], size_t n) {
+void crisp_md5_many_avx2(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
+                         size_t n) {
   md5_lanes_schedule(state, data, nblocks, n, 16, MIN_BUSY_LANES, run_lanes_avx2);
 }
 

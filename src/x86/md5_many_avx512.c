@@ -36,18 +36,18 @@
 #define PIN(v) __asm__("" : "+v"(v))
 
 /* a = b + ((a + round(b, c, d) + x[k] + constant) <<< shift). */
-#define STEP_GROUP(round, g, a, b, c, d, k, constant, shift)                                  \
+#define STEP_GROUP(round, g, a, b, c, d, k, constant, shift)                                    \
   a##g = _mm512_add_epi32(a##g, _mm512_add_epi32(x##g[k], _mm512_set1_epi32((int)(constant)))); \
-  PIN(a##g);                                                                                  \
+  PIN(a##g);                                                                                    \
   a##g = _mm512_add_epi32(a##g, _mm512_ternarylogic_epi32(b##g, c##g, d##g, FUNCTION_##round)); \
   a##g = _mm512_add_epi32(_mm512_rol_epi32(a##g, shift), b##g)
 
 /* One step of the schedule (md5_schedule.h) in group 0, and in group 1 when
  * two groups run. */
-#define STEP(round, a, b, c, d, k, constant, shift)           \
-  STEP_GROUP(round, 0, a, b, c, d, k, constant, shift);       \
-  if (groups > 1) {                                           \
-    STEP_GROUP(round, 1, a, b, c, d, k, constant, shift);     \
+#define STEP(round, a, b, c, d, k, constant, shift)       \
+  STEP_GROUP(round, 0, a, b, c, d, k, constant, shift);   \
+  if (groups > 1) {                                       \
+    STEP_GROUP(round, 1, a, b, c, d, k, constant, shift); \
   }
 
 /* x[k] lane l = word k of the 64-byte row at data[l] + offset. Unpacking
@@ -114,7 +114,8 @@ static void run_lanes_avx512(md5_lanes *lanes, size_t nblocks, size_t active) {
     run_groups(lanes, nblocks, 2);
 }
 
-void crisp_md5_many_avx512(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[], size_t n) {
+void crisp_md5_many_avx512(uint32_t *const state[], const uint8_t *const data[], const size_t nblocks[],
+                           size_t n) {
   md5_lanes_schedule(state, data, nblocks, n, MD5_LANES, MIN_BUSY_LANES, run_lanes_avx512);
 }
 

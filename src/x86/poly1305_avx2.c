@@ -7,8 +7,9 @@
  * ISA: AVX2 (the flag set also allows BMI1/BMI2, which the compiler may use
  * in the scalar tail, so they are listed in the features).
  * Powers r^1..r^4 are computed on the first long call for a key and kept in
- * the state; calls below the crossover (AVX2_COLD_BLOCKS, AVX2_WARM_BLOCKS) stay in the scalar radix 2^64 code
- * (poly1305_scalar.c) on the same accumulator.
+ * the state; calls below the crossover (AVX2_COLD_BLOCKS,
+ * AVX2_WARM_BLOCKS) stay in the scalar radix 2^64 code (poly1305_scalar.c)
+ * on the same accumulator.
  * Meant for: AVX2 CPUs without AVX-512, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>

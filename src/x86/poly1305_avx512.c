@@ -6,8 +6,9 @@
  * ISA: AVX-512F (the flag set also allows VL/BW/DQ, which the compiler may
  * use, so they are listed in the features).
  * Powers r^1..r^8 are computed on the first long call for a key and kept in
- * the state; calls below the crossover (AVX512_COLD_BLOCKS, AVX512_WARM_BLOCKS) stay in the scalar radix 2^64 code
- * (poly1305_scalar.c) on the same accumulator.
+ * the state; calls below the crossover (AVX512_COLD_BLOCKS,
+ * AVX512_WARM_BLOCKS) stay in the scalar radix 2^64 code (poly1305_scalar.c)
+ * on the same accumulator.
  * Meant for: AVX-512 CPUs without IFMA, inputs from the crossover up. */
 #include <immintrin.h>
 #include <stdint.h>

@@ -77,7 +77,7 @@ static int check_mod_exp(uint64_t *state) {
     const size_t n = sizes[i];
     crisp_limb m[32], base[32], exp[32], r[32] = {0};
     for (size_t j = 0; j < n; j++) m[j] = next_random(state), exp[j] = next_random(state);
-    m[0] |= 1;                        /* odd */
+    m[0] |= 1;                       /* odd */
     m[n - 1] |= (crisp_limb)1 << 63; /* full size */
     for (size_t j = 0; j < n; j++) base[j] = next_random(state);
     base[n - 1] >>= 1; /* below m, whose top bit is set */
