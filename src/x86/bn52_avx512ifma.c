@@ -15,7 +15,7 @@
 
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
-#include "x86/bn_rows_x86_64.h"
+#include "x86/bn_rows_x86.h"
 
 #define LANES 4
 

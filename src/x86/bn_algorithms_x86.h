@@ -1,6 +1,6 @@
 /* src/x86/bn_algorithms_x86.h - products, squares and Montgomery
  * reduction built from one flavour of the x86-64 assembly rows
- * (bn_rows_x86_64.h). The including file first binds CRISP_ROW_MUL,
+ * (bn_rows_x86.h). The including file first binds CRISP_ROW_MUL,
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
@@ -16,7 +16,7 @@
 
 #include "scrub_depths.h"
 #include "util.h"
-#include "x86/bn_rows_x86_64.h"
+#include "x86/bn_rows_x86.h"
 
 #if !defined(CRISP_ROW_MUL) || !defined(CRISP_ROW_MUL_BASECASE) || !defined(CRISP_ROW_SQR_TRIANGLE) || \
     !defined(CRISP_ROW_REDC)

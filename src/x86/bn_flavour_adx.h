@@ -13,6 +13,6 @@
 #define CRISP_ROW_SQR_TRIANGLE16 crisp_bn_sqr_triangle16_x86_64_adx
 #define CRISP_ROW_ADD3 crisp_bn_add3_x86_64_adx
 #include "x86/bn_algorithms_x86.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_kernels_x86.h"
 
 #endif

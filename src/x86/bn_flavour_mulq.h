@@ -10,6 +10,6 @@
 /* the MULQ diagonal is slower, so Karatsuba squaring pays from 32 limbs */
 #define CRISP_KARATSUBA_SQR_MIN 32
 #include "x86/bn_algorithms_x86.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_kernels_x86.h"
 
 #endif

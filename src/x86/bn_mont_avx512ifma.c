@@ -17,8 +17,8 @@
 #include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
-#include "x86/bn_rows_x86_64.h"
-#include "x86/bn_x86_64.h"
+#include "x86/bn_rows_x86.h"
+#include "x86/bn_kernels_x86.h"
 
 /* Per-call conversion: a, b shifted by 52k - 64n, m; one AMM; back. */
 static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,

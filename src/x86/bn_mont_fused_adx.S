@@ -2,7 +2,7 @@
  * exactly 8 and 16 limbs (512- and 1024-bit moduli), and the reduction of
  * a 16-limb square, with MULX and the two carry chains ADCX (CF) and ADOX
  * (OF); needs BMI2 and ADX. Declarations and contracts in
- * bn_rows_x86_64.h.
+ * bn_rows_x86.h.
  *
  * r = a b R^-1 mod m, R = 2^(64n), a and b below m, m odd, minv =
  * -m^-1 mod 2^64. Coarsely integrated operand scanning: for each limb

@@ -5,7 +5,7 @@
  * Karatsuba's three-way addition and the Montgomery reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
- * declared in bn_rows_x86_64.h, with its contract. Rows are unrolled 8 limbs
+ * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
  * per block and entered part-way through the first block (see
  * bn_rows_x86.inc); the block loop counts down in rcx with LEA and
  * JRCXZ, which leave CF and OF alone, so both chains run through the whole

@@ -4,7 +4,7 @@
  * reduction run their loops over rows here too, so no row pays a call.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
- * declared in bn_rows_x86_64.h, with its contract. Rows are unrolled 8 limbs
+ * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
  * per block and entered part-way through the first block (see
  * bn_rows_x86.inc). The instructions run and the addresses touched
  * depend on the lengths only, never on limb values. */

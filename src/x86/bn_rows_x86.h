@@ -1,12 +1,12 @@
-/* src/x86/bn_rows_x86_64.h - the big-integer rows written in assembly, as
+/* src/x86/bn_rows_x86.h - the big-integer rows written in assembly, as
  * C sees them: bn_rows_scalar.S (baseline x86-64: ADC/SBB additions, MULQ
  * rows) and bn_rows_adx.S (MULX with ADCX/ADOX; the caller checks
  * BMI2 and ADX). Every other x86-64 bignum kernel is built from these.
  * Limbs are least significant first; a length n may be 0 unless a contract
  * says otherwise. None of them branches on limb values or addresses memory
  * by them. */
-#ifndef CRISP_SRC_X86_BN_ROWS_X86_64_H
-#define CRISP_SRC_X86_BN_ROWS_X86_64_H
+#ifndef CRISP_SRC_X86_BN_ROWS_X86_H
+#define CRISP_SRC_X86_BN_ROWS_X86_H
 
 #include <stddef.h>
 

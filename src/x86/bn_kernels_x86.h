@@ -1,7 +1,7 @@
-/* src/x86/bn_x86_64.h - the x86-64 bignum kernels other x86 kernels fall
+/* src/x86/bn_kernels_x86.h - the x86-64 bignum kernels other x86 kernels fall
  * back to (the AVX-512 IFMA Montgomery code for sizes it does not handle). */
-#ifndef CRISP_SRC_X86_BN_X86_64_H
-#define CRISP_SRC_X86_BN_X86_64_H
+#ifndef CRISP_SRC_X86_BN_KERNELS_X86_H
+#define CRISP_SRC_X86_BN_KERNELS_X86_H
 
 #include "impl.h"
 
