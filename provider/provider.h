@@ -1,0 +1,46 @@
+/* provider/provider.h - what the parts of the OpenSSL provider share: the
+ * provider context, raising errors into OpenSSL's error queue, and the
+ * dispatch tables each algorithm file defines for provider.c to offer.
+ * The provider sits beside the library's front-ends: it calls only the
+ * public crisp API (include/crisp/), never src/. */
+#ifndef CRISP_PROVIDER_PROVIDER_H
+#define CRISP_PROVIDER_PROVIDER_H
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+/* One per loaded provider instance (OpenSSL's provctx). */
+typedef struct crisp_provider {
+  const OSSL_CORE_HANDLE *handle;
+  /* A child library context: what the provider fetches from others
+   * (a digest for RSA-PSS, say) comes from the application's providers. */
+  OSSL_LIB_CTX *libctx;
+  OSSL_FUNC_core_new_error_fn *new_error;
+  OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
+  OSSL_FUNC_core_vset_error_fn *vset_error;
+} crisp_provider;
+
+/* The reasons the provider raises; their strings are in provider.c. */
+enum {
+  CRISP_PROV_R_BAD_KEY_LENGTH = 1,
+  CRISP_PROV_R_BAD_IV_LENGTH,
+  CRISP_PROV_R_BAD_TAG_LENGTH,
+  CRISP_PROV_R_TAG_MISMATCH,
+  CRISP_PROV_R_BAD_PARAMETER,
+  CRISP_PROV_R_NOT_INITIALIZED,
+  CRISP_PROV_R_FINISHED,
+  CRISP_PROV_R_NO_MEMORY,
+  CRISP_PROV_R_BAD_KEY,
+  CRISP_PROV_R_KERNEL_FAILED,
+  CRISP_PROV_R_COUNT
+};
+
+/* Puts `reason` (one of the above) on OpenSSL's error queue, with an
+ * optional printf-style detail; a NULL provider (no context) raises
+ * nothing. The macro records the caller's file and line. */
+void crisp_provider_raise_at(const crisp_provider *provider, const char *file, int line, const char *function,
+                             int reason, const char *detail, ...);
+#define CRISP_PROV_RAISE(provider, reason, ...) \
+  crisp_provider_raise_at((provider), __FILE__, __LINE__, __func__, (reason), __VA_ARGS__)
+
+#endif
