@@ -238,7 +238,7 @@ stage_planted-faults() {
       -Dtests=false -Dtools=false -Dplant_fault=carry
   fi
   planted_run "fuzz bn_mont_mul, dropped carry:" 'bn_mont_mul avx512ifma: n [0-9]+ .*differs from generic' fuzz -- \
-    env CRISP_FUZZ_BUILD="$dir" bash "$root/scripts/fuzz.sh" --time "${CRISP_FUZZ_TIME:-60}" bn_mont_mul || failed=1
+    env CRISP_FUZZ_BUILD="$dir" python3 "$root/scripts/fuzz.py" --time "${CRISP_FUZZ_TIME:-60}" bn_mont_mul || failed=1
   return "$failed"
 }
 
@@ -254,7 +254,7 @@ stage_fuzz() {
     return 1
   }
   CRISP_FUZZ_BUILD=$build_prefix-fuzz CRISP_FUZZ_JOBS=${CRISP_FUZZ_JOBS:-2} \
-    bash "$root/scripts/fuzz.sh" --time "${CRISP_FUZZ_TIME:-10}"
+    python3 "$root/scripts/fuzz.py" --time "${CRISP_FUZZ_TIME:-10}"
 }
 
 # ---- soak (opt-in) ------------------------------------------------------------

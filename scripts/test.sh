@@ -107,7 +107,7 @@ describe_stage() {
     mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/check_mutants.sh; no build)" ;;
     format) echo "every C file as clang-format 14 would write it (.clang-format; no build)" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
-    cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.sh)" ;;
+    cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.py)" ;;
     qemu64) echo "meson test under qemu-x86_64 -cpu qemu64 (SSE2 only)" ;;
     haswell) echo "meson test under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512)" ;;
     dispatch-emulated) echo "crisp info on emulated CPUs: lower levels, CRYPTO_FORCE fallback" ;;
@@ -220,7 +220,7 @@ stage_cet() {
   local dir=$build_prefix-cet
   build_dir "$dir" -- -Dc_args=-fcf-protection=full
   run_meson_test "$dir"
-  bash "$root/scripts/check_cet.sh" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
+  python3 "$root/scripts/check_cet.py" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
 
 # The native build's suite on an emulated CPU: test/meson.build's setups
@@ -269,10 +269,10 @@ stage_dispatch-emulated() {
   expect_emulated_info Broadwell generic
 }
 
-# scripts/abi.sh: exported symbols and public sizes against the committed
-# baseline (bash scripts/abi.sh --update after an intended change).
+# scripts/abi.py: exported symbols and public sizes against the committed
+# baseline (python3 scripts/abi.py --update after an intended change).
 stage_abi() {
-  bash "$root/scripts/abi.sh" "$native_dir"
+  python3 "$root/scripts/abi.py" "$native_dir"
 }
 
 # scripts/check_man.py: both pages render without a warning, name every

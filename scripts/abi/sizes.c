@@ -1,6 +1,6 @@
 /* scripts/abi/sizes.c - prints the public constants, sizes, alignments and
  * enum values a program compiled against crisp's headers bakes in, one
- * "kind NAME value" line each, for scripts/abi.sh to compare with the
+ * "kind NAME value" line each, for scripts/abi.py to compare with the
  * committed baseline. A kernel or error code added to the headers belongs
  * here too. */
 #include <crisp/crisp.h>
