@@ -706,6 +706,22 @@ static void run_counters(void) {
 
 /* ---- main -------------------------------------------------------------- */
 
+/* Which of crisp's implementations this run exercises (CRYPTO_FORCE picks
+ * a level), as the provider reports them. */
+static void print_implementations(void) {
+  static const char *const names[] = {"crisp.level", "crisp.impl.md5", "crisp.impl.poly1305",
+                                      "crisp.impl.chacha20"};
+  printf("crisp");
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const char *value = NULL;
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_ptr(names[i], (char **)&value, 0),
+                           OSSL_PARAM_construct_end()};
+    printf(" %s=%s", names[i] + strlen("crisp."),
+           OSSL_PROVIDER_get_params(crisp_provider, params) && value ? value : "?");
+  }
+  printf("\n");
+}
+
 static int report(const char *file, const tally *t) {
   printf("%-22s passed %3d  failed %d  skipped %d (algorithms crisp does not offer)  not tests %d\n", file,
          t->passed, t->failed, t->skipped, t->not_tests);
@@ -728,6 +744,7 @@ int main(int argc, char **argv) {
     ERR_print_errors_fp(stdout);
     return 1;
   }
+  print_implementations();
   tally digests = {0}, macs = {0}, ciphers = {0};
   run_digests(vectors_dir, &digests);
   run_macs(vectors_dir, &macs);
