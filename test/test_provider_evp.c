@@ -3,6 +3,7 @@
  * MD5, Poly1305, ChaCha20 and ChaCha20-Poly1305, each fetched with
  * "provider=crisp" so no other provider can answer, whole and split into
  * pieces; the TLS 1.2 record parameters against the default provider;
+ * random long messages in random pieces against the default provider;
  * misuse (an error with a crisp reason, never a crash or a wrong success);
  * and the call counters the provider exposes.
  * Usage: test_provider_evp PROVIDER_DIR VECTORS_DIR. Exit 0 only when no
@@ -499,6 +500,85 @@ done:
   EVP_CIPHER_free(peer);
 }
 
+/* ---- long messages against the default provider ------------------------ */
+
+static uint64_t random_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t random_below(uint32_t bound) {
+  random_state ^= random_state << 13, random_state ^= random_state >> 7, random_state ^= random_state << 17;
+  return (uint32_t)(random_state % bound);
+}
+
+/* Runs `cipher` over in[0..length) in random pieces (associated data
+ * first, for the AEAD); the tag, when wanted, into tag. */
+static int cipher_random_pieces(EVP_CIPHER *cipher, const unsigned char *key, const unsigned char *iv,
+                                const unsigned char *aad, size_t aad_length, const unsigned char *in,
+                                size_t length, unsigned char *out, unsigned char *tag) {
+  EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+  int ok = ctx && EVP_EncryptInit_ex2(ctx, cipher, key, iv, NULL), n;
+  if (ok && aad_length) ok = EVP_EncryptUpdate(ctx, NULL, &n, aad, (int)aad_length);
+  for (size_t done = 0; ok && done < length;) {
+    size_t piece = 1 + random_below(random_below(2) ? 70 : 5000);
+    if (piece > length - done) piece = length - done;
+    ok = EVP_EncryptUpdate(ctx, out + done, &n, in + done, (int)piece) && n == (int)piece;
+    done += piece;
+  }
+  ok = ok && EVP_EncryptFinal_ex(ctx, out + length, &n);
+  if (ok && tag) ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) > 0;
+  EVP_CIPHER_CTX_free(ctx);
+  return ok;
+}
+
+/* Random lengths up to 20 KiB, long enough for every vector kernel, in
+ * random pieces: crisp's output against the default provider's. */
+static void run_long_messages(void) {
+  enum { MAX_LENGTH = 20000, ROUNDS = 60 };
+  static unsigned char in[MAX_LENGTH], mine[MAX_LENGTH + 16], theirs[MAX_LENGTH + 16];
+  unsigned char key[32], iv[16], tag_mine[16], tag_theirs[16];
+  EVP_MD *md[2] = {EVP_MD_fetch(libctx, "MD5", "provider=crisp"),
+                   EVP_MD_fetch(libctx, "MD5", "provider=default")};
+  EVP_MAC *mac[2] = {EVP_MAC_fetch(libctx, "POLY1305", "provider=crisp"),
+                     EVP_MAC_fetch(libctx, "POLY1305", "provider=default")};
+  EVP_CIPHER *chacha20[2] = {EVP_CIPHER_fetch(libctx, "ChaCha20", "provider=crisp"),
+                             EVP_CIPHER_fetch(libctx, "ChaCha20", "provider=default")};
+  EVP_CIPHER *aead[2] = {EVP_CIPHER_fetch(libctx, "ChaCha20-Poly1305", "provider=crisp"),
+                         EVP_CIPHER_fetch(libctx, "ChaCha20-Poly1305", "provider=default")};
+  int failures = 0;
+  for (int round = 0; round < ROUNDS; round++) {
+    const size_t length = random_below(MAX_LENGTH + 1), aad_length = random_below(300);
+    for (size_t i = 0; i < length; i++) in[i] = (unsigned char)random_below(256);
+    for (int i = 0; i < 32; i++) key[i] = (unsigned char)random_below(256);
+    for (int i = 0; i < 16; i++) iv[i] = (unsigned char)random_below(256);
+    if (round % 4 == 0) iv[0] = iv[1] = iv[2] = iv[3] = 0xff; /* counter wraps into the nonce */
+    unsigned int size[2];
+    size_t mac_size[2];
+    unsigned char digest[2][16];
+    EVP_MAC_CTX *mac_ctx[2];
+    int ok = 1;
+    for (int p = 0; p < 2; p++) {
+      ok &= EVP_Digest(in, length, digest[p], &size[p], md[p], NULL);
+      mac_ctx[p] = EVP_MAC_CTX_new(mac[p]);
+      ok &= mac_ctx[p] && EVP_MAC_init(mac_ctx[p], key, 32, NULL) &&
+            EVP_MAC_update(mac_ctx[p], in, length / 3) &&
+            EVP_MAC_update(mac_ctx[p], in + length / 3, length - length / 3) &&
+            EVP_MAC_final(mac_ctx[p], p ? tag_theirs : tag_mine, &mac_size[p], 16);
+      EVP_MAC_CTX_free(mac_ctx[p]);
+    }
+    ok &= memcmp(digest[0], digest[1], 16) == 0 && memcmp(tag_mine, tag_theirs, 16) == 0;
+    ok &= cipher_random_pieces(chacha20[0], key, iv, NULL, 0, in, length, mine, NULL) &&
+          cipher_random_pieces(chacha20[1], key, iv, NULL, 0, in, length, theirs, NULL) &&
+          memcmp(mine, theirs, length) == 0;
+    ok &= cipher_random_pieces(aead[0], key, iv + 4, in, aad_length, in, length, mine, tag_mine) &&
+          cipher_random_pieces(aead[1], key, iv + 4, in, aad_length, in, length, theirs, tag_theirs) &&
+          memcmp(mine, theirs, length) == 0 && memcmp(tag_mine, tag_theirs, 16) == 0;
+    if (!ok && failures++ < 5)
+      printf("FAIL long message %d: %zu bytes, %zu of associated data\n", round, length, aad_length);
+  }
+  check(failures == 0, "long messages: crisp against the default provider");
+  for (int p = 0; p < 2; p++)
+    EVP_MD_free(md[p]), EVP_MAC_free(mac[p]), EVP_CIPHER_free(chacha20[p]), EVP_CIPHER_free(aead[p]);
+}
+
 /* ---- misuse ------------------------------------------------------------ */
 
 /* Expects `succeeded` false and an error on the queue: libcrypto's own,
@@ -750,6 +830,7 @@ int main(int argc, char **argv) {
   run_macs(vectors_dir, &macs);
   run_ciphers(vectors_dir, &ciphers);
   run_tls_records();
+  run_long_messages();
   run_misuse();
   run_counters();
   int ok = report("evpmd_md.txt", &digests);
