@@ -20,12 +20,17 @@
 
 /* The algorithms by operation; each ends with an all-NULL entry. */
 static const OSSL_ALGORITHM digests[] = {
+    {"MD5:SSL3-MD5:1.2.840.113549.2.5", CRISP_PROVIDER_PROPERTIES, crisp_md5_functions, "crisp MD5"},
     {NULL, NULL, NULL, NULL},
 };
 static const OSSL_ALGORITHM macs[] = {
+    {"POLY1305", CRISP_PROVIDER_PROPERTIES, crisp_poly1305_functions, "crisp Poly1305"},
     {NULL, NULL, NULL, NULL},
 };
 static const OSSL_ALGORITHM ciphers[] = {
+    {"ChaCha20", CRISP_PROVIDER_PROPERTIES, crisp_chacha20_functions, "crisp ChaCha20"},
+    {"ChaCha20-Poly1305", CRISP_PROVIDER_PROPERTIES, crisp_chacha20_poly1305_functions,
+     "crisp ChaCha20-Poly1305"},
     {NULL, NULL, NULL, NULL},
 };
 static const OSSL_ALGORITHM key_managers[] = {
@@ -63,8 +68,16 @@ enum { IMPL_KEY_SIZE = 48 };
 typedef struct provider_instance {
   crisp_provider provider; /* first: the provctx OpenSSL passes back */
   char impl_keys[CRISP_KERNEL_COUNT][IMPL_KEY_SIZE];
-  OSSL_PARAM gettable[6 + CRISP_KERNEL_COUNT + 1];
+  OSSL_PARAM gettable[6 + CRISP_KERNEL_COUNT + CRISP_PROV_CALLS_COUNT + 1];
 } provider_instance;
+
+/* The parameter names of crisp_provider.calls, in CRISP_PROV_CALLS_ order. */
+static const char *const call_counter_names[CRISP_PROV_CALLS_COUNT] = {
+    "crisp.calls.md5",
+    "crisp.calls.poly1305",
+    "crisp.calls.chacha20",
+    "crisp.calls.chacha20-poly1305",
+};
 
 static const OSSL_PARAM *gettable_params(void *provctx) {
   return ((const provider_instance *)provctx)->gettable;
@@ -88,6 +101,10 @@ static int get_params(void *provctx, OSSL_PARAM params[]) {
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++)
     if ((p = OSSL_PARAM_locate(params, instance->impl_keys[k])) &&
         !OSSL_PARAM_set_utf8_ptr(p, crisp_impl_name((crisp_kernel)k)))
+      return 0;
+  for (int c = 0; c < CRISP_PROV_CALLS_COUNT; c++)
+    if ((p = OSSL_PARAM_locate(params, call_counter_names[c])) &&
+        !OSSL_PARAM_set_uint64(p, __atomic_load_n(&instance->provider.calls[c], __ATOMIC_RELAXED)))
       return 0;
   return 1;
 }
@@ -151,6 +168,8 @@ static void build_gettable(provider_instance *instance) {
     snprintf(instance->impl_keys[k], IMPL_KEY_SIZE, IMPL_KEY_PREFIX "%s", crisp_kernel_name((crisp_kernel)k));
     instance->gettable[i++] = OSSL_PARAM_construct_utf8_ptr(instance->impl_keys[k], NULL, 0);
   }
+  for (int c = 0; c < CRISP_PROV_CALLS_COUNT; c++)
+    instance->gettable[i++] = OSSL_PARAM_construct_uint64(call_counter_names[c], NULL);
   instance->gettable[i] = OSSL_PARAM_construct_end();
 }
 

@@ -18,7 +18,32 @@ typedef struct crisp_provider {
   OSSL_FUNC_core_new_error_fn *new_error;
   OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
   OSSL_FUNC_core_vset_error_fn *vset_error;
+  /* Calls into crisp's kernels by algorithm (CRISP_PROV_CALLS_*), read as
+   * the gettable parameters "crisp.calls.NAME": proof that crisp ran. */
+  unsigned long long calls[4];
 } crisp_provider;
+
+/* The counters of crisp_provider.calls; their parameter names are in
+ * provider.c. */
+enum {
+  CRISP_PROV_CALLS_MD5,
+  CRISP_PROV_CALLS_POLY1305,
+  CRISP_PROV_CALLS_CHACHA20,
+  CRISP_PROV_CALLS_CHACHA20_POLY1305,
+  CRISP_PROV_CALLS_COUNT
+};
+
+/* Counts one call into a kernel; relaxed, since only the total matters. */
+static inline void crisp_provider_count(crisp_provider *provider, int counter) {
+  if (provider) __atomic_fetch_add(&provider->calls[counter], 1, __ATOMIC_RELAXED);
+}
+
+/* The symmetric algorithms, one file each (md5.c, poly1305.c, chacha20.c,
+ * chacha20poly1305.c). */
+extern const OSSL_DISPATCH crisp_md5_functions[];
+extern const OSSL_DISPATCH crisp_poly1305_functions[];
+extern const OSSL_DISPATCH crisp_chacha20_functions[];
+extern const OSSL_DISPATCH crisp_chacha20_poly1305_functions[];
 
 /* The reasons the provider raises; their strings are in provider.c. */
 enum {
@@ -42,5 +67,8 @@ void crisp_provider_raise_at(const crisp_provider *provider, const char *file, i
                              int reason, const char *detail, ...);
 #define CRISP_PROV_RAISE(provider, reason, ...) \
   crisp_provider_raise_at((provider), __FILE__, __LINE__, __func__, (reason), __VA_ARGS__)
+
+_Static_assert(CRISP_PROV_CALLS_COUNT == sizeof(((crisp_provider *)0)->calls) / sizeof(unsigned long long),
+               "one counter per algorithm");
 
 #endif
