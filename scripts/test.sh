@@ -10,7 +10,7 @@
 #   bash scripts/test.sh --list     the stage names, in order
 #   bash scripts/test.sh STAGE...   only these stages (after the native build)
 #   bash scripts/test.sh soak       the opt-in soak (never part of the default run)
-#   bash scripts/test.sh mutate     the opt-in mutation check (scripts/mutate.sh)
+#   bash scripts/test.sh mutate     the opt-in mutation check (scripts/mutate.py)
 #
 # It installs what is missing first (scripts/setup.sh --arm64), then runs each
 # stage with a header and its wall time. A failed stage does not stop the
@@ -104,7 +104,7 @@ describe_stage() {
     md5-long) echo "MD5 of real messages past 2^32 and 2^35 bits, every implementation, against OpenSSL" ;;
     dispatch-cli) echo "crisp info with CRYPTO_FORCE / CRYPTO_OPTIONS, native CPU" ;;
     symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0" ;;
-    mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/check_mutants.sh; no build)" ;;
+    mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/mutate.py --check; no build)" ;;
     format) echo "every C file as clang-format 14 would write it (.clang-format; no build)" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
     cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.py)" ;;
@@ -114,7 +114,7 @@ describe_stage() {
     arm64-build) echo "arm64 cross build ($arm64_dir)" ;;
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
     arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
-    mutate) echo "opt-in: each bug in test/mutants/ planted in turn, a test must fail (scripts/mutate.sh)" ;;
+    mutate) echo "opt-in: each bug in test/mutants/ planted in turn, a test must fail (scripts/mutate.py)" ;;
     abi) echo "exported symbols and public sizes against scripts/abi/baseline.txt" ;;
     man) echo "crisp(1) and crisp(3) render without warnings and cover every command and function" ;;
     opt-out) echo "built with -Davx512=false -Davx512ifma=false -Dasm=false: the suite, nothing left in" ;;
@@ -184,7 +184,7 @@ stage_symbols() {
 }
 
 stage_mutants-apply() {
-  bash "$root/scripts/check_mutants.sh"
+  python3 "$root/scripts/mutate.py" --check
 }
 
 # The tree as clang-format writes it. Another major version lays some
@@ -329,7 +329,7 @@ stage_relocated() {
 }
 
 stage_mutate() {
-  bash "$root/scripts/mutate.sh"
+  python3 "$root/scripts/mutate.py"
 }
 
 stage_arm64-build() {
