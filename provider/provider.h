@@ -32,6 +32,11 @@ enum {
   CRISP_PROV_R_NO_MEMORY,
   CRISP_PROV_R_BAD_KEY,
   CRISP_PROV_R_KERNEL_FAILED,
+  CRISP_PROV_R_BAD_INPUT_LENGTH,
+  CRISP_PROV_R_SALT_TOO_LONG,
+  CRISP_PROV_R_BAD_SIGNATURE,
+  CRISP_PROV_R_FAULT_DETECTED,
+  CRISP_PROV_R_BUFFER_TOO_SMALL,
   CRISP_PROV_R_COUNT
 };
 
@@ -42,5 +47,9 @@ void crisp_provider_raise_at(const crisp_provider *provider, const char *file, i
                              int reason, const char *detail, ...);
 #define CRISP_PROV_RAISE(provider, reason, ...) \
   crisp_provider_raise_at((provider), __FILE__, __LINE__, __func__, (reason), __VA_ARGS__)
+
+/* The RSA algorithms (rsa_keymgmt.c, rsa_signature.c). */
+extern const OSSL_DISPATCH crisp_rsa_keymgmt_functions[];
+extern const OSSL_DISPATCH crisp_rsa_signature_functions[];
 
 #endif
