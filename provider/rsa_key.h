@@ -24,12 +24,13 @@ typedef struct crisp_rsa_key {
   size_t bits;    /* of n */
   size_t e_limbs; /* of e without its leading zero limbs */
   int has_private;
-  int has_crt; /* p, q, dP, dQ, qInv were imported */
-  /* One allocation, wiped on free: n, e and d of `limbs` limbs each, then
-   * p, q, dP, dQ, qInv of `half` limbs each. */
+  int has_crt;     /* p, q, dP, dQ, qInv were imported */
+  crisp_limb minv; /* crisp_bn_mont_inv(n[0]) */
+  /* One allocation, wiped on free: n, e, d and R^2 mod n of `limbs` limbs
+   * each, then p, q, dP, dQ, qInv of `half` limbs each. */
   crisp_limb *storage;
   size_t storage_limbs;
-  crisp_limb *n, *e, *d, *p, *q, *dp, *dq, *qinv;
+  crisp_limb *n, *e, *d, *r2, *p, *q, *dp, *dq, *qinv;
 } crisp_rsa_key;
 
 /* limbs[0..count) = the big-endian string bytes[0..length), which must fit;
@@ -39,6 +40,10 @@ int crisp_rsa_bytes_to_limbs(crisp_limb *limbs, size_t count, const unsigned cha
 /* bytes[0..length) = limbs[0..count) big-endian, left-padded with zeros;
  * returns 0 when the value does not fit in length bytes. */
 int crisp_rsa_limbs_to_bytes(unsigned char *bytes, size_t length, const crisp_limb *limbs, size_t count);
+
+/* result = base^e mod n for base < n (rsa_public.c): a crisp status,
+ * CRISP_E_RANGE when base >= n. result must not overlap base. */
+int crisp_rsa_public_operation(const crisp_rsa_key *key, crisp_limb *result, const crisp_limb *base);
 
 /* The modulus size in bytes (the size of a signature). */
 size_t crisp_rsa_key_size(const crisp_rsa_key *key);

@@ -89,7 +89,7 @@ static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
   key->bits = (size_t)bits;
   key->limbs = (key->bits + 63) / 64;
   key->half = (key->limbs + 1) / 2;
-  key->storage_limbs = 3 * key->limbs + 5 * key->half;
+  key->storage_limbs = 4 * key->limbs + 5 * key->half;
   key->storage = OPENSSL_zalloc(key->storage_limbs * sizeof *key->storage);
   if (!key->storage) {
     CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_NO_MEMORY, NULL);
@@ -98,7 +98,8 @@ static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
   key->n = key->storage;
   key->e = key->n + key->limbs;
   key->d = key->e + key->limbs;
-  key->p = key->d + key->limbs;
+  key->r2 = key->d + key->limbs;
+  key->p = key->r2 + key->limbs;
   key->q = key->p + key->half;
   key->dp = key->q + key->half;
   key->dq = key->dp + key->half;
@@ -148,7 +149,9 @@ static int rsa_import(void *keydata, int selection, const OSSL_PARAM params[]) {
   int present;
   ok = ok && import_component(key, params, OSSL_PKEY_PARAM_RSA_N, key->n, key->limbs, &present) &&
        import_component(key, params, OSSL_PKEY_PARAM_RSA_E, key->e, key->limbs, &present);
+  ok = ok && crisp_bn_mont_r2(key->r2, key->n, key->limbs) == CRISP_OK;
   if (ok) {
+    key->minv = crisp_bn_mont_inv(key->n[0]);
     key->e_limbs = key->limbs;
     while (key->e_limbs > 0 && key->e[key->e_limbs - 1] == 0) key->e_limbs--;
     if (key->e_limbs == 0 || (key->e[0] & 1) == 0 || (key->e_limbs == 1 && key->e[0] == 1)) {

@@ -3,7 +3,8 @@
  * (EVP_DigestSign / EVP_DigestVerify, hashed by a digest fetched from the
  * child library context). The private operation is crisp_bn_mod_exp_crt
  * given the public exponent, so its result is checked before release;
- * verification is the public exponentiation crisp_bn_mod_exp. */
+ * verification is the public exponentiation on crisp's Montgomery
+ * multiplication (rsa_public.c). */
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -304,7 +305,7 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
                                   key->e, key->e_limbs);
   } else {
     status = crisp_bn_mod_exp(result, message, key->d, limbs, key->n, limbs);
-    if (status == CRISP_OK) status = crisp_bn_mod_exp(check, result, key->e, key->e_limbs, key->n, limbs);
+    if (status == CRISP_OK) status = crisp_rsa_public_operation(key, check, result);
     if (status == CRISP_OK && CRYPTO_memcmp(check, message, limbs * sizeof *check) != 0)
       status = CRISP_E_MISMATCH;
   }
@@ -331,7 +332,7 @@ static int public_operation(const rsa_signature *context, unsigned char *em, con
   }
   crisp_limb *value = scratch, *result = scratch + limbs;
   crisp_rsa_bytes_to_limbs(value, limbs, signature, crisp_rsa_key_size(key));
-  int status = crisp_bn_mod_exp(result, value, key->e, key->e_limbs, key->n, limbs);
+  int status = crisp_rsa_public_operation(key, result, value);
   if (status == CRISP_OK) crisp_rsa_limbs_to_bytes(em, crisp_rsa_key_size(key), result, limbs);
   OPENSSL_free(scratch);
   if (status == CRISP_E_RANGE)

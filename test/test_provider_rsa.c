@@ -554,6 +554,16 @@ static void run_misuse(void) {
         "a hash of the wrong length refused with a reason");
   EVP_PKEY_CTX_free(context);
 
+  unsigned char all_ones[256];
+  memset(all_ones, 0xff, sizeof all_ones);
+  context = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  check(context && EVP_PKEY_verify_init(context) > 0 && from_crisp(context) &&
+            EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) > 0 &&
+            EVP_PKEY_verify(context, all_ones, sizeof all_ones, hash, sizeof hash) <= 0 &&
+            crisp_error("does not verify"),
+        "a signature above n refused with a reason");
+  EVP_PKEY_CTX_free(context);
+
   length = 0;
   check(
       crisp_sign(key, signature, 255, &length) <= 0 && crisp_error("too small") && untouched(signature, 255),
