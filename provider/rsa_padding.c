@@ -17,23 +17,26 @@ typedef struct digest_oid {
   const char *name;
   unsigned char length;
   unsigned char bytes[9];
+  /* X of the signature algorithm 1.2.840.113549.1.1.X (the digest with
+   * PKCS#1 v1.5 RSA), 0 where none is given here. */
+  unsigned char pkcs1_arc;
 } digest_oid;
 
 #define NIST_HASH(last) \
   { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, last }
 static const digest_oid digest_oids[] = {
-    {"MD5", 8, {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05}}, /* 1.2.840.113549.2.5 */
-    {"SHA1", 5, {0x2b, 0x0e, 0x03, 0x02, 0x1a}},                  /* 1.3.14.3.2.26 */
-    {"SHA2-256", 9, NIST_HASH(0x01)},                             /* 2.16.840.1.101.3.4.2.1 */
-    {"SHA2-384", 9, NIST_HASH(0x02)},
-    {"SHA2-512", 9, NIST_HASH(0x03)},
-    {"SHA2-224", 9, NIST_HASH(0x04)},
-    {"SHA2-512/224", 9, NIST_HASH(0x05)},
-    {"SHA2-512/256", 9, NIST_HASH(0x06)},
-    {"SHA3-224", 9, NIST_HASH(0x07)},
-    {"SHA3-256", 9, NIST_HASH(0x08)},
-    {"SHA3-384", 9, NIST_HASH(0x09)},
-    {"SHA3-512", 9, NIST_HASH(0x0a)},
+    {"MD5", 8, {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05}, 4}, /* 1.2.840.113549.2.5 */
+    {"SHA1", 5, {0x2b, 0x0e, 0x03, 0x02, 0x1a}, 5},                  /* 1.3.14.3.2.26 */
+    {"SHA2-256", 9, NIST_HASH(0x01), 11},                            /* 2.16.840.1.101.3.4.2.1 */
+    {"SHA2-384", 9, NIST_HASH(0x02), 12},
+    {"SHA2-512", 9, NIST_HASH(0x03), 13},
+    {"SHA2-224", 9, NIST_HASH(0x04), 14},
+    {"SHA2-512/224", 9, NIST_HASH(0x05), 15},
+    {"SHA2-512/256", 9, NIST_HASH(0x06), 16},
+    {"SHA3-224", 9, NIST_HASH(0x07), 0},
+    {"SHA3-256", 9, NIST_HASH(0x08), 0},
+    {"SHA3-384", 9, NIST_HASH(0x09), 0},
+    {"SHA3-512", 9, NIST_HASH(0x0a), 0},
 };
 enum { DIGEST_INFO_MAX_PREFIX = 2 + 2 + 2 + 9 + 2 + 2 };
 
@@ -69,6 +72,19 @@ static int raw_digest(const EVP_MD *md) {
 
 int crisp_rsa_pkcs1_digest_known(const EVP_MD *md) {
   return raw_digest(md) || find_oid(md) != NULL;
+}
+
+size_t crisp_rsa_pkcs1_algorithm_id(const EVP_MD *md, unsigned char *out) {
+  const digest_oid *oid = md ? find_oid(md) : NULL;
+  if (!oid || !oid->pkcs1_arc) return 0;
+  /* SEQUENCE { OID 1.2.840.113549.1.1.X, NULL } */
+  static const unsigned char head[] = {0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86,
+                                       0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01};
+  memcpy(out, head, sizeof head);
+  out[sizeof head] = oid->pkcs1_arc;
+  out[sizeof head + 1] = 0x05;
+  out[sizeof head + 2] = 0x00;
+  return sizeof head + 3;
 }
 
 int crisp_rsa_pkcs1_encode(unsigned char *em, size_t em_length, const EVP_MD *md, const unsigned char *hash,

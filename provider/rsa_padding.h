@@ -14,6 +14,12 @@
 int crisp_rsa_pkcs1_encode(unsigned char *em, size_t em_length, const EVP_MD *md, const unsigned char *hash,
                            size_t hash_length);
 
+/* The DER AlgorithmIdentifier of PKCS#1 v1.5 RSA with md (what X.509
+ * puts in a certificate) into out[0..CRISP_RSA_ALGORITHM_ID_SIZE); its
+ * length, or 0 when there is none here. */
+enum { CRISP_RSA_ALGORITHM_ID_SIZE = 15 };
+size_t crisp_rsa_pkcs1_algorithm_id(const EVP_MD *md, unsigned char *out);
+
 /* Whether md has a DigestInfo encoding here (or needs none). */
 int crisp_rsa_pkcs1_digest_known(const EVP_MD *md);
 

@@ -238,6 +238,19 @@ static int signature_get_params(void *ctx, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_PSS_SALTLEN)) &&
       p->data_type == OSSL_PARAM_INTEGER && !OSSL_PARAM_set_int(p, context->salt_length))
     return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID))) {
+    /* PKCS#1 v1.5 only: a PSS identifier carries its parameters, and
+     * X.509 signing with PSS through crisp is not offered. */
+    unsigned char algorithm_id[CRISP_RSA_ALGORITHM_ID_SIZE];
+    size_t length =
+        context->padding == RSA_PKCS1_PADDING ? crisp_rsa_pkcs1_algorithm_id(context->md, algorithm_id) : 0;
+    if (length == 0) {
+      CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_PARAMETER,
+                       "no algorithm identifier for this padding and digest");
+      return 0;
+    }
+    if (!OSSL_PARAM_set_octet_string(p, algorithm_id, length)) return 0;
+  }
   return 1;
 }
 
@@ -249,6 +262,7 @@ static const OSSL_PARAM *signature_gettable_params(void *ctx, void *provctx) {
       OSSL_PARAM_utf8_string(OSSL_SIGNATURE_PARAM_DIGEST, NULL, 0),
       OSSL_PARAM_utf8_string(OSSL_SIGNATURE_PARAM_MGF1_DIGEST, NULL, 0),
       OSSL_PARAM_int(OSSL_SIGNATURE_PARAM_PSS_SALTLEN, NULL),
+      OSSL_PARAM_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, NULL, 0),
       OSSL_PARAM_END,
   };
   return gettable;
