@@ -136,7 +136,10 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
 
 static int rsa_import(void *keydata, int selection, const OSSL_PARAM params[]) {
   crisp_rsa_key *key = keydata;
-  if (!key || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 0;
+  if (!key) return 0;
+  /* RSA has no domain parameters: a selection without the key pair has
+   * nothing to import. */
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
   rsa_clear(key);
   const OSSL_PARAM *n_param = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_N);
   BIGNUM *n = NULL;
