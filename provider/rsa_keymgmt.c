@@ -122,6 +122,15 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
                                           OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
                                           OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
   crisp_limb *const crt_limbs[] = {key->p, key->q, key->dp, key->dq, key->qinv};
+  /* Components longer than half the modulus (an unbalanced key) have no
+   * place in crisp_bn_mod_exp_crt: such a key signs with d. */
+  for (size_t i = 0; i < 5; i++) {
+    const OSSL_PARAM *param = OSSL_PARAM_locate_const(params, crt_names[i]);
+    BIGNUM *value = NULL;
+    int fits = param && OSSL_PARAM_get_BN(param, &value) && (size_t)BN_num_bytes(value) <= 8 * key->half;
+    BN_clear_free(value);
+    if (!fits) return 1;
+  }
   int found = 0;
   for (size_t i = 0; i < 5; i++) {
     if (import_component(key, params, crt_names[i], crt_limbs[i], key->half, &present))

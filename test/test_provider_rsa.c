@@ -530,6 +530,41 @@ static int untouched(const unsigned char *buffer, size_t size) {
   return 1;
 }
 
+/* An RSA key in crisp from primes of 640 and 384 bits (n of 1024 bits):
+ * p does not fit half the modulus, so crisp keeps d alone. */
+static EVP_PKEY *unbalanced_crisp_key(void) {
+  BN_CTX *bn = BN_CTX_new_ex(libctx);
+  BIGNUM *p = BN_new(), *q = BN_new(), *e = BN_new(), *n = BN_new(), *d = BN_new(), *phi = BN_new();
+  BIGNUM *p1 = BN_new(), *q1 = BN_new(), *dp = BN_new(), *dq = BN_new(), *qinv = BN_new();
+  EVP_PKEY *key = NULL;
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  OSSL_PARAM *params = NULL;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  int ok = bn && qinv && builder && context && BN_set_word(e, 65537) &&
+           BN_generate_prime_ex2(p, 640, 0, NULL, NULL, NULL, bn) &&
+           BN_generate_prime_ex2(q, 384, 0, NULL, NULL, NULL, bn) && BN_mul(n, p, q, bn) &&
+           BN_num_bits(n) == 1024 && BN_sub(p1, p, BN_value_one()) && BN_sub(q1, q, BN_value_one()) &&
+           BN_mul(phi, p1, q1, bn) && BN_mod_inverse(d, e, phi, bn) && BN_mod(dp, d, p1, bn) &&
+           BN_mod(dq, d, q1, bn) && BN_mod_inverse(qinv, q, p, bn) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_D, d) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR1, p) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR2, q) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, qinv) &&
+           (params = OSSL_PARAM_BLD_to_param(builder)) != NULL && EVP_PKEY_fromdata_init(context) > 0;
+  if (!ok || EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) <= 0) key = NULL;
+  EVP_PKEY_CTX_free(context);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  BIGNUM *all[] = {p, q, e, n, d, phi, p1, q1, dp, dq, qinv};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) BN_clear_free(all[i]);
+  BN_CTX_free(bn);
+  return key;
+}
+
 /* The DER AlgorithmIdentifier a provider gives for PKCS#1 v1.5 with md
  * (what X.509 signing asks for); its length, 0 when none. */
 static size_t algorithm_id(EVP_PKEY *key, const char *properties, const char *md, unsigned char *out,
@@ -615,6 +650,13 @@ static void run_misuse(void) {
         "the d-path signature verifies with the default provider");
   EVP_PKEY_CTX_free(verify_context);
   EVP_PKEY_free(d_only);
+
+  EVP_PKEY *unbalanced = unbalanced_crisp_key();
+  check(unbalanced != NULL, "an unbalanced key (640- and 384-bit primes) imported into crisp");
+  check(unbalanced && sign_and_verify(unbalanced, CRISP_ONLY, CRISP_ONLY, RSA_PKCS1_PSS_PADDING, "SHA256",
+                                      RSA_PSS_SALTLEN_DIGEST, "unbalanced"),
+        "the unbalanced key signs through the d path and verifies");
+  EVP_PKEY_free(unbalanced);
 
   EVP_PKEY *faulty = crisp_key_from(key, 1, 2);
   check(faulty != NULL, "a key whose dP is off by 2 imports (crisp cannot see it)");
