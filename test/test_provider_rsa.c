@@ -668,6 +668,14 @@ static void run_misuse(void) {
   EVP_PKEY *good = crisp_key_from(key, 1, 0);
   check(good && crisp_sign(good, signature, sizeof signature, &length) > 0,
         "the same key with its true dP signs");
+  check(good && EVP_PKEY_get_bits(good) == 2048 && EVP_PKEY_get_security_bits(good) == 112 &&
+            EVP_PKEY_get_size(good) == 256,
+        "a crisp key's bits, security bits and size");
+  check(good && EVP_PKEY_eq(good, key) == 1, "a crisp key equals the default provider's key it came from");
+  EVP_PKEY_CTX *checker = good ? EVP_PKEY_CTX_new_from_pkey(libctx, good, CRISP_ONLY) : NULL;
+  check(checker && EVP_PKEY_pairwise_check(checker) == 1 && EVP_PKEY_public_check(checker) == 1,
+        "crisp's key manager validates the key");
+  EVP_PKEY_CTX_free(checker);
   EVP_PKEY_free(good);
 
   EVP_PKEY *public_only = NULL;
