@@ -185,7 +185,12 @@ static int push_component(OSSL_PARAM_BLD *builder, const char *name, const crisp
   unsigned char *bytes = OPENSSL_malloc(8 * count);
   if (!bytes) return 0;
   crisp_rsa_limbs_to_bytes(bytes, 8 * count, limbs, count);
-  *keep = BN_bin2bn(bytes, (int)(8 * count), NULL);
+  /* Everything but n and e is secret: a BIGNUM flagged secure makes the
+   * builder put it where OSSL_PARAM_free clears it. */
+  int secret = strcmp(name, OSSL_PKEY_PARAM_RSA_N) != 0 && strcmp(name, OSSL_PKEY_PARAM_RSA_E) != 0;
+  BIGNUM *value = secret ? BN_secure_new() : BN_new();
+  *keep = value ? BN_bin2bn(bytes, (int)(8 * count), value) : NULL;
+  if (!*keep) BN_free(value);
   OPENSSL_clear_free(bytes, 8 * count);
   return *keep && OSSL_PARAM_BLD_push_BN(builder, name, *keep);
 }
