@@ -34,9 +34,13 @@ static const OSSL_ALGORITHM ciphers[] = {
     {NULL, NULL, NULL, NULL},
 };
 static const OSSL_ALGORITHM key_managers[] = {
+    {"RSA:rsaEncryption:1.2.840.113549.1.1.1", CRISP_PROVIDER_PROPERTIES, crisp_rsa_keymgmt_functions,
+     "RSA keys imported from other providers (no generation)"},
     {NULL, NULL, NULL, NULL},
 };
 static const OSSL_ALGORITHM signatures[] = {
+    {"RSA:rsaEncryption:1.2.840.113549.1.1.1", CRISP_PROVIDER_PROPERTIES, crisp_rsa_signature_functions,
+     "RSA PKCS#1 v1.5 and PSS signatures"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -120,6 +124,11 @@ static const OSSL_ITEM reason_strings[] = {
     {CRISP_PROV_R_NO_MEMORY, "crisp: out of memory"},
     {CRISP_PROV_R_BAD_KEY, "crisp: unusable key"},
     {CRISP_PROV_R_KERNEL_FAILED, "crisp: kernel reported an error"},
+    {CRISP_PROV_R_BAD_INPUT_LENGTH, "crisp: wrong input length for this key or digest"},
+    {CRISP_PROV_R_SALT_TOO_LONG, "crisp: PSS salt too long for this key and digest"},
+    {CRISP_PROV_R_BAD_SIGNATURE, "crisp: signature does not verify"},
+    {CRISP_PROV_R_FAULT_DETECTED, "crisp: RSA result failed its check (fault or bad key), nothing released"},
+    {CRISP_PROV_R_BUFFER_TOO_SMALL, "crisp: output buffer too small"},
     {0, NULL},
 };
 

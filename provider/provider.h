@@ -45,6 +45,10 @@ extern const OSSL_DISPATCH crisp_poly1305_functions[];
 extern const OSSL_DISPATCH crisp_chacha20_functions[];
 extern const OSSL_DISPATCH crisp_chacha20_poly1305_functions[];
 
+/* The RSA algorithms (rsa_keymgmt.c, rsa_signature.c). */
+extern const OSSL_DISPATCH crisp_rsa_keymgmt_functions[];
+extern const OSSL_DISPATCH crisp_rsa_signature_functions[];
+
 /* The reasons the provider raises; their strings are in provider.c. */
 enum {
   CRISP_PROV_R_BAD_KEY_LENGTH = 1,
@@ -57,6 +61,11 @@ enum {
   CRISP_PROV_R_NO_MEMORY,
   CRISP_PROV_R_BAD_KEY,
   CRISP_PROV_R_KERNEL_FAILED,
+  CRISP_PROV_R_BAD_INPUT_LENGTH,
+  CRISP_PROV_R_SALT_TOO_LONG,
+  CRISP_PROV_R_BAD_SIGNATURE,
+  CRISP_PROV_R_FAULT_DETECTED,
+  CRISP_PROV_R_BUFFER_TOO_SMALL,
   CRISP_PROV_R_COUNT
 };
 

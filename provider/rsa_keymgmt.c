@@ -1,0 +1,305 @@
+/* provider/rsa_keymgmt.c - the RSA key manager: imports the keys other
+ * providers make (n, e, d and the two-prime CRT components), exports them
+ * back, and answers the size questions EVP asks. It does not generate
+ * keys, and it rejects multi-prime keys: crisp_bn_mod_exp_crt takes two
+ * primes. */
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+
+#include "rsa_key.h"
+
+static void *rsa_new(void *provctx) {
+  crisp_rsa_key *key = OPENSSL_zalloc(sizeof *key);
+  if (!key) {
+    CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
+    return NULL;
+  }
+  key->provider = provctx;
+  return key;
+}
+
+static void rsa_clear(crisp_rsa_key *key) {
+  if (key->storage) OPENSSL_clear_free(key->storage, key->storage_limbs * sizeof *key->storage);
+  const crisp_provider *provider = key->provider;
+  memset(key, 0, sizeof *key);
+  key->provider = provider;
+}
+
+static void rsa_free(void *keydata) {
+  crisp_rsa_key *key = keydata;
+  if (!key) return;
+  rsa_clear(key);
+  OPENSSL_free(key);
+}
+
+static int rsa_has(const void *keydata, int selection) {
+  const crisp_rsa_key *key = keydata;
+  if (!key) return 0;
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
+  if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) && key->limbs == 0) return 0;
+  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && !key->has_private) return 0;
+  return 1;
+}
+
+static int rsa_match(const void *keydata1, const void *keydata2, int selection) {
+  const crisp_rsa_key *a = keydata1, *b = keydata2;
+  if (a->limbs != b->limbs || a->limbs == 0) return 0;
+  if (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) {
+    size_t bytes = a->limbs * sizeof(crisp_limb);
+    if (CRYPTO_memcmp(a->n, b->n, bytes) != 0 || CRYPTO_memcmp(a->e, b->e, bytes) != 0) return 0;
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0) {
+      if (!a->has_private || !b->has_private || CRYPTO_memcmp(a->d, b->d, bytes) != 0) return 0;
+    }
+  }
+  return 1;
+}
+
+/* Copies the BIGNUM parameter `name` into limbs[0..count); 0 when it is
+ * absent (*present = 0) or does not fit (raised). */
+static int import_component(const crisp_rsa_key *key, const OSSL_PARAM params[], const char *name,
+                            crisp_limb *limbs, size_t count, int *present) {
+  const OSSL_PARAM *param = OSSL_PARAM_locate_const(params, name);
+  *present = param != NULL;
+  if (!param) return 0;
+  BIGNUM *value = NULL;
+  unsigned char *bytes = OPENSSL_malloc(8 * count);
+  int ok = bytes && OSSL_PARAM_get_BN(param, &value) && !BN_is_negative(value) &&
+           BN_bn2binpad(value, bytes, (int)(8 * count)) >= 0 &&
+           crisp_rsa_bytes_to_limbs(limbs, count, bytes, 8 * count);
+  if (!ok)
+    CRISP_PROV_RAISE(key->provider, bytes ? CRISP_PROV_R_BAD_KEY : CRISP_PROV_R_NO_MEMORY,
+                     "RSA component %s does not fit the key size", name);
+  BN_clear_free(value);
+  OPENSSL_clear_free(bytes, 8 * count);
+  return ok;
+}
+
+static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
+  int bits = BN_num_bits(n);
+  if (bits < CRISP_RSA_MIN_BITS || bits > CRISP_RSA_MAX_BITS || !BN_is_odd(n)) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY,
+                     "RSA modulus of %d bits: crisp takes odd moduli of %d to %d bits", bits,
+                     CRISP_RSA_MIN_BITS, CRISP_RSA_MAX_BITS);
+    return 0;
+  }
+  key->bits = (size_t)bits;
+  key->limbs = (key->bits + 63) / 64;
+  key->half = (key->limbs + 1) / 2;
+  key->storage_limbs = 4 * key->limbs + 5 * key->half;
+  key->storage = OPENSSL_zalloc(key->storage_limbs * sizeof *key->storage);
+  if (!key->storage) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_NO_MEMORY, NULL);
+    return 0;
+  }
+  key->n = key->storage;
+  key->e = key->n + key->limbs;
+  key->d = key->e + key->limbs;
+  key->r2 = key->d + key->limbs;
+  key->p = key->r2 + key->limbs;
+  key->q = key->p + key->half;
+  key->dp = key->q + key->half;
+  key->dq = key->dp + key->half;
+  key->qinv = key->dq + key->half;
+  return 1;
+}
+
+static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
+  int present;
+  if (OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_FACTOR3)) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "multi-prime RSA keys are not supported");
+    return 0;
+  }
+  if (!import_component(key, params, OSSL_PKEY_PARAM_RSA_D, key->d, key->limbs, &present)) {
+    if (!present) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA private key without d");
+    return 0;
+  }
+  key->has_private = 1;
+  static const char *const crt_names[] = {OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+                                          OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+                                          OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+  crisp_limb *const crt_limbs[] = {key->p, key->q, key->dp, key->dq, key->qinv};
+  /* Components longer than half the modulus (an unbalanced key) have no
+   * place in crisp_bn_mod_exp_crt: such a key signs with d. */
+  for (size_t i = 0; i < 5; i++) {
+    const OSSL_PARAM *param = OSSL_PARAM_locate_const(params, crt_names[i]);
+    BIGNUM *value = NULL;
+    int fits = param && OSSL_PARAM_get_BN(param, &value) && (size_t)BN_num_bytes(value) <= 8 * key->half;
+    BN_clear_free(value);
+    if (!fits) return 1;
+  }
+  int found = 0;
+  for (size_t i = 0; i < 5; i++) {
+    if (import_component(key, params, crt_names[i], crt_limbs[i], key->half, &present))
+      found++;
+    else if (present)
+      return 0;
+  }
+  /* Without all five the private operation uses d (rsa_signature.c). */
+  key->has_crt = found == 5;
+  return 1;
+}
+
+static int rsa_import(void *keydata, int selection, const OSSL_PARAM params[]) {
+  crisp_rsa_key *key = keydata;
+  if (!key) return 0;
+  /* RSA has no domain parameters: a selection without the key pair has
+   * nothing to import. */
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
+  rsa_clear(key);
+  const OSSL_PARAM *n_param = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_N);
+  BIGNUM *n = NULL;
+  if (!n_param || !OSSL_PARAM_get_BN(n_param, &n)) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key without a modulus");
+    return 0;
+  }
+  int ok = allocate(key, n);
+  BN_free(n);
+  int present;
+  ok = ok && import_component(key, params, OSSL_PKEY_PARAM_RSA_N, key->n, key->limbs, &present) &&
+       import_component(key, params, OSSL_PKEY_PARAM_RSA_E, key->e, key->limbs, &present);
+  ok = ok && crisp_bn_mont_r2(key->r2, key->n, key->limbs) == CRISP_OK;
+  if (ok) {
+    key->minv = crisp_bn_mont_inv(key->n[0]);
+    key->e_limbs = key->limbs;
+    while (key->e_limbs > 0 && key->e[key->e_limbs - 1] == 0) key->e_limbs--;
+    if (key->e_limbs == 0 || (key->e[0] & 1) == 0 || (key->e_limbs == 1 && key->e[0] == 1)) {
+      CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA public exponent must be odd and above 1");
+      ok = 0;
+    }
+  } else if (key->storage && !present) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key without a public exponent");
+  }
+  if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) &&
+      OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_D))
+    ok = import_private(key, params);
+  if (!ok) rsa_clear(key);
+  return ok;
+}
+
+static int push_component(OSSL_PARAM_BLD *builder, const char *name, const crisp_limb *limbs, size_t count,
+                          BIGNUM **keep) {
+  unsigned char *bytes = OPENSSL_malloc(8 * count);
+  if (!bytes) return 0;
+  crisp_rsa_limbs_to_bytes(bytes, 8 * count, limbs, count);
+  /* Everything but n and e is secret: a BIGNUM flagged secure makes the
+   * builder put it where OSSL_PARAM_free clears it. */
+  int secret = strcmp(name, OSSL_PKEY_PARAM_RSA_N) != 0 && strcmp(name, OSSL_PKEY_PARAM_RSA_E) != 0;
+  BIGNUM *value = secret ? BN_secure_new() : BN_new();
+  *keep = value ? BN_bin2bn(bytes, (int)(8 * count), value) : NULL;
+  if (!*keep) BN_free(value);
+  OPENSSL_clear_free(bytes, 8 * count);
+  return *keep && OSSL_PARAM_BLD_push_BN(builder, name, *keep);
+}
+
+static int rsa_export(void *keydata, int selection, OSSL_CALLBACK *callback, void *callback_arg) {
+  crisp_rsa_key *key = keydata;
+  if (!key || key->limbs == 0 || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 0;
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  BIGNUM *values[8] = {NULL};
+  OSSL_PARAM *params = NULL;
+  int ok = builder && push_component(builder, OSSL_PKEY_PARAM_RSA_N, key->n, key->limbs, &values[0]) &&
+           push_component(builder, OSSL_PKEY_PARAM_RSA_E, key->e, key->limbs, &values[1]);
+  if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && key->has_private) {
+    ok = push_component(builder, OSSL_PKEY_PARAM_RSA_D, key->d, key->limbs, &values[2]);
+    if (ok && key->has_crt)
+      ok = push_component(builder, OSSL_PKEY_PARAM_RSA_FACTOR1, key->p, key->half, &values[3]) &&
+           push_component(builder, OSSL_PKEY_PARAM_RSA_FACTOR2, key->q, key->half, &values[4]) &&
+           push_component(builder, OSSL_PKEY_PARAM_RSA_EXPONENT1, key->dp, key->half, &values[5]) &&
+           push_component(builder, OSSL_PKEY_PARAM_RSA_EXPONENT2, key->dq, key->half, &values[6]) &&
+           push_component(builder, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, key->qinv, key->half, &values[7]);
+  }
+  ok = ok && (params = OSSL_PARAM_BLD_to_param(builder)) != NULL && callback(params, callback_arg);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  for (size_t i = 0; i < 8; i++) BN_clear_free(values[i]);
+  return ok;
+}
+
+static const OSSL_PARAM key_types[] = {
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM *rsa_key_types(int selection) {
+  /* n and e alone when only the public part is asked for. */
+  static const OSSL_PARAM public_types[] = {
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+      OSSL_PARAM_END,
+  };
+  if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) return key_types;
+  if (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) return public_types;
+  return NULL;
+}
+
+static int rsa_get_params(void *keydata, OSSL_PARAM params[]) {
+  const crisp_rsa_key *key = keydata;
+  OSSL_PARAM *p;
+  if (!key || key->limbs == 0) return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) && !OSSL_PARAM_set_int(p, (int)key->bits))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) &&
+      !OSSL_PARAM_set_int(p, BN_security_bits((int)key->bits, -1)))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) &&
+      !OSSL_PARAM_set_int(p, (int)crisp_rsa_key_size(key)))
+    return 0;
+  if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST)) &&
+      !OSSL_PARAM_set_utf8_string(p, "SHA256"))
+    return 0;
+  return 1;
+}
+
+static const OSSL_PARAM *rsa_gettable_params(void *provctx) {
+  (void)provctx;
+  static const OSSL_PARAM gettable[] = {
+      OSSL_PARAM_int(OSSL_PKEY_PARAM_BITS, NULL),
+      OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
+      OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
+      OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
+      OSSL_PARAM_END,
+  };
+  return gettable;
+}
+
+/* Checks what can be checked cheaply: the key's shape always, and for a
+ * CRT key that p * q is n. */
+static int rsa_validate(const void *keydata, int selection, int checktype) {
+  const crisp_rsa_key *key = keydata;
+  (void)checktype;
+  if (!rsa_has(keydata, selection)) return 0;
+  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 || !key->has_crt) return 1;
+  crisp_limb *product = OPENSSL_zalloc(2 * key->half * sizeof *product);
+  int ok = product && crisp_bn_mul(product, key->p, key->half, key->q, key->half) == CRISP_OK &&
+           memcmp(product, key->n, key->limbs * sizeof *product) == 0 &&
+           (2 * key->half == key->limbs || product[2 * key->half - 1] == 0);
+  OPENSSL_clear_free(product, 2 * key->half * sizeof *product);
+  if (!ok) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key: p * q is not n");
+  return ok;
+}
+
+const OSSL_DISPATCH crisp_rsa_keymgmt_functions[] = {
+    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))rsa_new},
+    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))rsa_free},
+    {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))rsa_has},
+    {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))rsa_match},
+    {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))rsa_validate},
+    {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))rsa_import},
+    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))rsa_key_types},
+    {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))rsa_export},
+    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))rsa_key_types},
+    {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))rsa_get_params},
+    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))rsa_gettable_params},
+    {0, NULL},
+};

@@ -1,0 +1,751 @@
+/* test/test_provider_rsa.c - the provider's RSA through OpenSSL's EVP API:
+ * OpenSSL's own RSA signing and verifying stanzas (evp_test format) run
+ * with the signature fetched as "provider=crisp", keys decoded by the
+ * default provider and imported into crisp's key manager; then random keys
+ * signed by one provider and verified by the other, both ways; then misuse.
+ * Usage: test_provider_rsa PROVIDER_DIR VECTOR_FILE...
+ * Skipped stanzas are counted apart; the test fails if any case failed or
+ * no stanza passed. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/rsa.h>
+
+#define CRISP_ONLY "provider=crisp"
+#define DEFAULT_ONLY "provider=default"
+
+static OSSL_LIB_CTX *libctx;
+static OSSL_PROVIDER *crisp_provider;
+static int passed, failed, skipped;
+
+static void fail(const char *where, const char *what) {
+  failed++;
+  printf("FAIL %s: %s\n", where, what);
+  ERR_print_errors_fp(stdout);
+}
+
+/* ---- the evp_test file format ------------------------------------------ */
+
+enum { MAX_LINES = 64, MAX_KEYS = 64 };
+
+typedef struct named_key {
+  char name[64];
+  EVP_PKEY *key;
+} named_key;
+
+typedef struct stanza {
+  char *keys[MAX_LINES], *values[MAX_LINES];
+  int count;
+  int line;
+} stanza;
+
+static named_key keys[MAX_KEYS];
+
+/* Skipped stanzas by reason, and passed ones by operation, for the log. */
+typedef struct tally {
+  const char *name;
+  int count;
+} tally;
+static tally skip_tally[16], pass_tally[8];
+
+static void count(tally *table, size_t size, const char *name) {
+  for (size_t i = 0; i < size; i++) {
+    if (!table[i].name) table[i].name = name;
+    if (strcmp(table[i].name, name) == 0) {
+      table[i].count++;
+      return;
+    }
+  }
+}
+
+static void print_tally(const char *title, const tally *table, size_t size) {
+  printf("  %s:", title);
+  for (size_t i = 0; i < size && table[i].name; i++) printf(" %s %d;", table[i].name, table[i].count);
+  printf("\n");
+}
+static int key_count;
+
+static EVP_PKEY *find_key(const char *name) {
+  for (int i = 0; i < key_count; i++)
+    if (strcmp(keys[i].name, name) == 0) return keys[i].key;
+  return NULL;
+}
+
+static const char *stanza_value(const stanza *s, const char *key) {
+  for (int i = 0; i < s->count; i++)
+    if (strcmp(s->keys[i], key) == 0) return s->values[i];
+  return NULL;
+}
+
+static char *trim(char *text) {
+  while (isspace((unsigned char)*text)) text++;
+  size_t length = strlen(text);
+  while (length && isspace((unsigned char)text[length - 1])) text[--length] = '\0';
+  return text;
+}
+
+/* A value: "text" as its bytes, otherwise hex. Returns a malloc'd buffer. */
+static unsigned char *parse_bytes(const char *value, size_t *length) {
+  size_t text_length = strlen(value);
+  unsigned char *out = malloc(text_length + 1);
+  if (!out) return NULL;
+  if (value[0] == '"') {
+    *length = text_length >= 2 ? text_length - 2 : 0;
+    memcpy(out, value + 1, *length);
+    return out;
+  }
+  *length = 0;
+  for (size_t i = 0; i + 1 < text_length; i += 2) {
+    unsigned int byte;
+    if (sscanf(value + i, "%2x", &byte) != 1) {
+      free(out);
+      return NULL;
+    }
+    out[(*length)++] = (unsigned char)byte;
+  }
+  return out;
+}
+
+/* Reads a PEM block that follows a PrivateKey or PublicKey line. */
+static void read_key(FILE *file, const char *kind, const char *name, int *line) {
+  char buffer[256];
+  size_t size = 0, capacity = 8192;
+  char *pem = malloc(capacity);
+  pem[0] = '\0';
+  while (fgets(buffer, sizeof buffer, file)) {
+    (*line)++;
+    size_t length = strlen(buffer);
+    if (size + length + 1 > capacity) pem = realloc(pem, capacity *= 2);
+    memcpy(pem + size, buffer, length + 1);
+    size += length;
+    if (strncmp(buffer, "-----END", 8) == 0) break;
+  }
+  BIO *bio = BIO_new_mem_buf(pem, (int)size);
+  EVP_PKEY *key = strcmp(kind, "PrivateKey") == 0
+                      ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, DEFAULT_ONLY)
+                      : PEM_read_bio_PUBKEY_ex(bio, NULL, NULL, NULL, libctx, DEFAULT_ONLY);
+  BIO_free(bio);
+  free(pem);
+  ERR_clear_error();
+  if (key && key_count < MAX_KEYS) {
+    snprintf(keys[key_count].name, sizeof keys[key_count].name, "%s", name);
+    keys[key_count++].key = key;
+  } else {
+    EVP_PKEY_free(key);
+  }
+}
+
+/* ---- running one stanza ------------------------------------------------- */
+
+enum stage { STAGE_NONE, STAGE_INIT, STAGE_CTRL, STAGE_OPERATION };
+
+static enum stage expected_stage(const char *result) {
+  if (!result) return STAGE_NONE;
+  if (strstr(result, "INIT")) return STAGE_INIT;
+  if (strstr(result, "CTRL")) return STAGE_CTRL;
+  return STAGE_OPERATION; /* KEYOP_ERROR, VERIFY_ERROR, SIGNATURE_ERROR... */
+}
+
+/* Why a stanza is outside what the provider offers, or NULL. */
+static const char *skip_reason(const stanza *s, const char *operation) {
+  static const char *const offered[] = {"Sign", "Verify", "DigestSign", "DigestVerify", "OneShotDigestSign"};
+  int known = 0;
+  for (size_t i = 0; i < sizeof offered / sizeof offered[0]; i++) known |= strcmp(operation, offered[i]) == 0;
+  if (!known) return "operation not offered";
+  for (int i = 0; i < s->count; i++) {
+    const char *key = s->keys[i], *value = s->values[i];
+    if (strcmp(key, "Availablein") == 0 && strcmp(value, "default") != 0)
+      return "not in the default provider";
+    if (strcmp(key, "CtrlInit") == 0 || strcmp(key, "Security-Category") == 0 ||
+        strcmp(key, "Unapproved") == 0)
+      return "FIPS indicator options";
+    if (strcmp(key, "Ctrl") == 0 && strncmp(value, "rsa_padding_mode:", 17) == 0 &&
+        strcmp(value + 17, "pkcs1") != 0 && strcmp(value + 17, "pss") != 0)
+      return "padding not offered";
+    if (strcmp(key, "Ctrl") == 0 && strncmp(value, "digest:", 7) == 0) {
+      EVP_MD *md = EVP_MD_fetch(libctx, value + 7, DEFAULT_ONLY);
+      ERR_clear_error();
+      if (!md) return "digest unavailable";
+      EVP_MD_free(md);
+    }
+  }
+  int digest_mode = strstr(operation, "Digest") != NULL;
+  const char *key_name = stanza_value(s, digest_mode ? "Key" : operation);
+  EVP_PKEY *key = key_name ? find_key(key_name) : NULL;
+  if (!key) return "key not decoded";
+  if (!EVP_PKEY_is_a(key, "RSA")) return "not an rsaEncryption key";
+  if (digest_mode) {
+    EVP_MD *md = EVP_MD_fetch(libctx, stanza_value(s, operation), DEFAULT_ONLY);
+    ERR_clear_error();
+    if (!md) return "digest unavailable";
+    EVP_MD_free(md);
+  }
+  return NULL;
+}
+
+/* Every Input line's bytes, one after the other (DigestSign stanzas feed
+ * a message in parts). */
+static unsigned char *concatenated_inputs(const stanza *s, size_t *length) {
+  unsigned char *all = malloc(1);
+  *length = 0;
+  for (int i = 0; all && i < s->count; i++) {
+    if (strcmp(s->keys[i], "Input") != 0) continue;
+    size_t part_length;
+    unsigned char *part = parse_bytes(s->values[i], &part_length);
+    unsigned char *grown = part ? realloc(all, *length + part_length + 1) : NULL;
+    if (!grown) {
+      free(part);
+      free(all);
+      return NULL;
+    }
+    all = grown;
+    memcpy(all + *length, part, part_length);
+    *length += part_length;
+    free(part);
+  }
+  return all;
+}
+
+static int apply_ctrls(EVP_PKEY_CTX *context, const stanza *s) {
+  for (int i = 0; i < s->count; i++) {
+    if (strcmp(s->keys[i], "Ctrl") != 0) continue;
+    char name[128];
+    snprintf(name, sizeof name, "%s", s->values[i]);
+    char *colon = strchr(name, ':');
+    if (!colon) return 0;
+    *colon = '\0';
+    if (EVP_PKEY_CTX_ctrl_str(context, name, colon + 1) <= 0) return 0;
+  }
+  return 1;
+}
+
+/* Feeds each Input line as one update. */
+static int update_by_parts(EVP_MD_CTX *md_context, const stanza *s, int signing) {
+  for (int i = 0; i < s->count; i++) {
+    if (strcmp(s->keys[i], "Input") != 0) continue;
+    size_t length;
+    unsigned char *part = parse_bytes(s->values[i], &length);
+    int ok = part && (signing ? EVP_DigestSignUpdate(md_context, part, length)
+                              : EVP_DigestVerifyUpdate(md_context, part, length)) > 0;
+    free(part);
+    if (!ok) return 0;
+  }
+  return 1;
+}
+
+static int from_crisp(EVP_PKEY_CTX *context) {
+  return EVP_PKEY_CTX_get0_provider(context) == crisp_provider;
+}
+
+/* Runs the stanza; returns the stage it failed at (STAGE_NONE: all went
+ * through and the output matched). *mismatch is set when the operation
+ * succeeded with an output other than the expected one. */
+static enum stage run_stanza(const stanza *s, const char *operation, int *mismatch) {
+  int one_shot = strcmp(operation, "OneShotDigestSign") == 0;
+  const char *md_name = stanza_value(s, operation);
+  if (one_shot) operation = "DigestSign";
+  int digest_mode = strncmp(operation, "Digest", 6) == 0;
+  int signing = strstr(operation, "Sign") != NULL;
+  EVP_PKEY *key = find_key(stanza_value(s, digest_mode ? "Key" : operation));
+  size_t input_length = 0, output_length = 0;
+  unsigned char *input = concatenated_inputs(s, &input_length);
+  unsigned char *output =
+      parse_bytes(stanza_value(s, "Output") ? stanza_value(s, "Output") : "\"\"", &output_length);
+  unsigned char signature[1024];
+  size_t signature_length = sizeof signature;
+  enum stage stage = STAGE_NONE;
+  EVP_MD_CTX *md_context = NULL;
+  EVP_PKEY_CTX *context = NULL;
+  *mismatch = 0;
+  if (digest_mode) {
+    md_context = EVP_MD_CTX_new();
+    int ok = signing ? EVP_DigestSignInit_ex(md_context, &context, md_name, libctx, CRISP_ONLY, key, NULL)
+                     : EVP_DigestVerifyInit_ex(md_context, &context, md_name, libctx, CRISP_ONLY, key, NULL);
+    if (ok <= 0 || !from_crisp(context)) {
+      stage = STAGE_INIT;
+    } else if (!apply_ctrls(context, s)) {
+      stage = STAGE_CTRL;
+    } else if (signing && one_shot) {
+      if (EVP_DigestSign(md_context, signature, &signature_length, input, input_length) <= 0)
+        stage = STAGE_OPERATION;
+    } else if (!update_by_parts(md_context, s, signing)) {
+      stage = STAGE_OPERATION;
+    } else if (signing) {
+      if (EVP_DigestSignFinal(md_context, NULL, &signature_length) <= 0 ||
+          signature_length > sizeof signature ||
+          EVP_DigestSignFinal(md_context, signature, &signature_length) <= 0)
+        stage = STAGE_OPERATION;
+    } else if (EVP_DigestVerifyFinal(md_context, output, output_length) != 1) {
+      stage = STAGE_OPERATION;
+    }
+  } else {
+    context = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+    int ok = context && (signing ? EVP_PKEY_sign_init(context) : EVP_PKEY_verify_init(context));
+    if (ok <= 0 || !from_crisp(context)) {
+      stage = STAGE_INIT;
+    } else if (!apply_ctrls(context, s)) {
+      stage = STAGE_CTRL;
+    } else if (signing) {
+      if (EVP_PKEY_sign(context, signature, &signature_length, input, input_length) <= 0)
+        stage = STAGE_OPERATION;
+    } else if (EVP_PKEY_verify(context, output, output_length, input, input_length) != 1) {
+      stage = STAGE_OPERATION;
+    }
+    EVP_PKEY_CTX_free(context);
+  }
+  if (stage == STAGE_NONE && signing &&
+      (signature_length != output_length || memcmp(signature, output, output_length) != 0))
+    *mismatch = 1;
+  EVP_MD_CTX_free(md_context);
+  free(input);
+  free(output);
+  return stage;
+}
+
+static void run_test_stanza(const stanza *s, const char *file) {
+  const char *operation = s->keys[0];
+  for (int i = 0; i < s->count; i++)
+    if (strcmp(s->keys[i], "Availablein") != 0 && strcmp(s->keys[i], "FIPSversion") != 0) {
+      operation = s->keys[i];
+      break;
+    }
+  if (strcmp(operation, "Title") == 0) return;
+  const char *reason = skip_reason(s, operation);
+  if (reason) {
+    skipped++;
+    count(skip_tally, 16, reason);
+    if (getenv("CRISP_TEST_VERBOSE")) printf("skip %s:%d %s: %s\n", file, s->line, operation, reason);
+    return;
+  }
+  int mismatch;
+  enum stage got = run_stanza(s, operation, &mismatch);
+  enum stage want = expected_stage(stanza_value(s, "Result"));
+  char where[256];
+  snprintf(where, sizeof where, "%s:%d %s", file, s->line, operation);
+  if (mismatch) {
+    fail(where, "signature differs from the expected output");
+  } else if (got != want) {
+    char what[96];
+    snprintf(what, sizeof what, "failed at stage %d, expected stage %d", (int)got, (int)want);
+    fail(where, what);
+  } else {
+    passed++;
+    static const char *const names[] = {"Sign", "Verify", "DigestSign", "DigestVerify", "OneShotDigestSign"};
+    for (size_t i = 0; i < 5; i++)
+      if (strcmp(operation, names[i]) == 0) count(pass_tally, 8, names[i]);
+  }
+  ERR_clear_error();
+}
+
+static void run_file(const char *path) {
+  FILE *file = fopen(path, "r");
+  if (!file) {
+    fail(path, "cannot open");
+    return;
+  }
+  for (int i = 0; i < key_count; i++) EVP_PKEY_free(keys[i].key);
+  key_count = 0;
+  stanza s = {.count = 0};
+  char buffer[4096];
+  int line = 0;
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  for (;;) {
+    char *got = fgets(buffer, sizeof buffer, file);
+    if (got) line++;
+    char *text = got ? trim(buffer) : (char *)"";
+    if (got && text[0] == '#') continue;
+    if (text[0] == '\0') {
+      if (s.count) run_test_stanza(&s, name);
+      for (int i = 0; i < s.count; i++) free(s.keys[i]), free(s.values[i]);
+      s.count = 0;
+      if (!got) break;
+      continue;
+    }
+    char *equals = strchr(text, '=');
+    if (!equals || s.count == MAX_LINES) continue;
+    *equals = '\0';
+    char *key = trim(text), *value = trim(equals + 1);
+    if (strcmp(key, "PrivateKey") == 0 || strcmp(key, "PublicKey") == 0) {
+      read_key(file, key, value, &line);
+      continue;
+    }
+    if (s.count == 0) s.line = line;
+    s.keys[s.count] = strdup(key);
+    s.values[s.count++] = strdup(value);
+  }
+  fclose(file);
+}
+
+/* ---- random keys, both directions --------------------------------------- */
+
+/* Signs with one provider and verifies with the other. */
+static int sign_and_verify(EVP_PKEY *key, const char *signer, const char *verifier, int padding,
+                           const char *md_name, int salt_length, const char *message) {
+  unsigned char signature[1024];
+  size_t signature_length = sizeof signature;
+  EVP_MD_CTX *sign_context = EVP_MD_CTX_new(), *verify_context = EVP_MD_CTX_new();
+  EVP_PKEY_CTX *pkey_context;
+  size_t length = strlen(message);
+  int ok =
+      EVP_DigestSignInit_ex(sign_context, &pkey_context, md_name, libctx, signer, key, NULL) > 0 &&
+      (strcmp(signer, CRISP_ONLY) != 0 || from_crisp(pkey_context)) &&
+      EVP_PKEY_CTX_set_rsa_padding(pkey_context, padding) > 0 &&
+      (padding != RSA_PKCS1_PSS_PADDING || EVP_PKEY_CTX_set_rsa_pss_saltlen(pkey_context, salt_length) > 0) &&
+      EVP_DigestSign(sign_context, signature, &signature_length, (const unsigned char *)message, length) >
+          0 &&
+      EVP_DigestVerifyInit_ex(verify_context, &pkey_context, md_name, libctx, verifier, key, NULL) > 0 &&
+      (strcmp(verifier, CRISP_ONLY) != 0 || from_crisp(pkey_context)) &&
+      EVP_PKEY_CTX_set_rsa_padding(pkey_context, padding) > 0 &&
+      (padding != RSA_PKCS1_PSS_PADDING || EVP_PKEY_CTX_set_rsa_pss_saltlen(pkey_context, salt_length) > 0) &&
+      EVP_DigestVerify(verify_context, signature, signature_length, (const unsigned char *)message, length) ==
+          1;
+  EVP_MD_CTX_free(sign_context);
+  EVP_MD_CTX_free(verify_context);
+  return ok;
+}
+
+static void run_differential(void) {
+  /* 1025 bits is 17 limbs, with no even split for crisp_bn_mod_exp_crt
+   * (crisp signs with d and checks the result itself), and a PSS block one
+   * byte shorter than the modulus (modulus bits - 1 is a multiple of 8). */
+  static const int sizes[] = {1024, 2048, 1025, 3072, 4096};
+  static const struct {
+    int padding;
+    const char *md;
+    int salt;
+  } modes[] = {
+      {RSA_PKCS1_PADDING, "SHA256", 0},
+      {RSA_PKCS1_PADDING, "SHA512", 0},
+      {RSA_PKCS1_PSS_PADDING, "SHA256", RSA_PSS_SALTLEN_DIGEST},
+      {RSA_PKCS1_PSS_PADDING, "SHA384", RSA_PSS_SALTLEN_MAX},
+      {RSA_PKCS1_PSS_PADDING, "SHA1", 0},
+  };
+  /* Emulated runs (CRISP_TEST_SCALE below 1) leave out 3072 and 4096
+   * bits: generating those keys dominates there. */
+  const char *scale_text = getenv("CRISP_TEST_SCALE");
+  double scale = scale_text && *scale_text ? strtod(scale_text, NULL) : 1.0;
+  size_t size_count = scale > 0 && scale < 1 ? 3 : sizeof sizes / sizeof sizes[0];
+  for (size_t i = 0; i < size_count; i++) {
+    EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)sizes[i]);
+    if (!key) {
+      fail("differential", "default provider key generation");
+      continue;
+    }
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+      for (int direction = 0; direction < 2; direction++) {
+        char where[96], message[64];
+        snprintf(where, sizeof where, "differential %d bits, mode %zu, %s", sizes[i], m,
+                 direction ? "default signs, crisp verifies" : "crisp signs, default verifies");
+        snprintf(message, sizeof message, "message %zu %d", m, direction);
+        if (sign_and_verify(key, direction ? DEFAULT_ONLY : CRISP_ONLY, direction ? CRISP_ONLY : DEFAULT_ONLY,
+                            modes[m].padding, modes[m].md, modes[m].salt, message))
+          passed++;
+        else
+          fail(where, "did not verify");
+      }
+    }
+    EVP_PKEY_free(key);
+  }
+}
+
+/* ---- misuse ---------------------------------------------------------------- */
+
+/* Whether the error queue holds a crisp reason whose string or detail
+ * contains `text`; empties the queue. */
+static int crisp_error(const char *text) {
+  unsigned long code;
+  const char *data;
+  int flags, found = 0;
+  while ((code = ERR_get_error_all(NULL, NULL, NULL, &data, &flags)) != 0) {
+    const char *reason = ERR_reason_error_string(code);
+    if (reason && strncmp(reason, "crisp:", 6) == 0 &&
+        (strstr(reason, text) || ((flags & ERR_TXT_STRING) && data && strstr(data, text))))
+      found = 1;
+  }
+  return found;
+}
+
+static void check(int condition, const char *what) {
+  if (condition)
+    passed++;
+  else
+    fail("misuse", what);
+}
+
+/* A key built in crisp from n, e, d and optionally the CRT components,
+ * with dP changed by `dp_delta`. */
+static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
+  static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+                                      OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+                                      OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+                                      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+  BIGNUM *values[8] = {NULL};
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  size_t count = with_crt ? 8 : 3;
+  int ok = builder != NULL;
+  for (size_t i = 0; ok && i < count; i++) {
+    ok = EVP_PKEY_get_bn_param(source, names[i], &values[i]);
+    if (ok && i == 5 && dp_delta) ok = BN_add_word(values[i], (BN_ULONG)dp_delta);
+    ok = ok && OSSL_PARAM_BLD_push_BN(builder, names[i], values[i]);
+  }
+  OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(builder) : NULL;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  EVP_PKEY *key = NULL;
+  if (!params || !context || EVP_PKEY_fromdata_init(context) <= 0 ||
+      EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) <= 0)
+    key = NULL;
+  EVP_PKEY_CTX_free(context);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  for (size_t i = 0; i < 8; i++) BN_clear_free(values[i]);
+  return key;
+}
+
+/* Signs a SHA-256-sized hash with PKCS#1 through crisp into a buffer of
+ * `size` bytes filled with 0xA5 first; returns EVP_PKEY_sign's result. */
+static int crisp_sign(EVP_PKEY *key, unsigned char *signature, size_t size, size_t *length) {
+  unsigned char hash[32] = {1, 2, 3};
+  memset(signature, 0xa5, size);
+  *length = size;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  int ok = context && EVP_PKEY_sign_init(context) > 0 && from_crisp(context) &&
+                   EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) > 0
+               ? EVP_PKEY_sign(context, signature, length, hash, sizeof hash)
+               : -100;
+  EVP_PKEY_CTX_free(context);
+  return ok;
+}
+
+static int untouched(const unsigned char *buffer, size_t size) {
+  for (size_t i = 0; i < size; i++)
+    if (buffer[i] != 0xa5) return 0;
+  return 1;
+}
+
+/* An RSA key in crisp from primes of 640 and 384 bits (n of 1024 bits):
+ * p does not fit half the modulus, so crisp keeps d alone. */
+static EVP_PKEY *unbalanced_crisp_key(void) {
+  BN_CTX *bn = BN_CTX_new_ex(libctx);
+  BIGNUM *p = BN_new(), *q = BN_new(), *e = BN_new(), *n = BN_new(), *d = BN_new(), *phi = BN_new();
+  BIGNUM *p1 = BN_new(), *q1 = BN_new(), *dp = BN_new(), *dq = BN_new(), *qinv = BN_new();
+  EVP_PKEY *key = NULL;
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  OSSL_PARAM *params = NULL;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  int ok = bn && qinv && builder && context && BN_set_word(e, 65537) &&
+           BN_generate_prime_ex2(p, 640, 0, NULL, NULL, NULL, bn) &&
+           BN_generate_prime_ex2(q, 384, 0, NULL, NULL, NULL, bn) && BN_mul(n, p, q, bn) &&
+           BN_num_bits(n) == 1024 && BN_sub(p1, p, BN_value_one()) && BN_sub(q1, q, BN_value_one()) &&
+           BN_mul(phi, p1, q1, bn) && BN_mod_inverse(d, e, phi, bn) && BN_mod(dp, d, p1, bn) &&
+           BN_mod(dq, d, q1, bn) && BN_mod_inverse(qinv, q, p, bn) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_D, d) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR1, p) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_FACTOR2, q) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT1, dp) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_EXPONENT2, dq) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, qinv) &&
+           (params = OSSL_PARAM_BLD_to_param(builder)) != NULL && EVP_PKEY_fromdata_init(context) > 0;
+  if (!ok || EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) <= 0) key = NULL;
+  EVP_PKEY_CTX_free(context);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  BIGNUM *all[] = {p, q, e, n, d, phi, p1, q1, dp, dq, qinv};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) BN_clear_free(all[i]);
+  BN_CTX_free(bn);
+  return key;
+}
+
+/* The DER AlgorithmIdentifier a provider gives for PKCS#1 v1.5 with md
+ * (what X.509 signing asks for); its length, 0 when none. */
+static size_t algorithm_id(EVP_PKEY *key, const char *properties, const char *md, unsigned char *out,
+                           size_t size) {
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(libctx, key, properties);
+  OSSL_PARAM params[2] = {OSSL_PARAM_construct_octet_string(OSSL_SIGNATURE_PARAM_ALGORITHM_ID, out, size),
+                          OSSL_PARAM_construct_end()};
+  EVP_MD *fetched = EVP_MD_fetch(libctx, md, DEFAULT_ONLY);
+  size_t length = 0;
+  if (context && fetched && EVP_PKEY_sign_init(context) > 0 &&
+      EVP_PKEY_CTX_set_signature_md(context, fetched) > 0 && EVP_PKEY_CTX_get_params(context, params) > 0 &&
+      params[0].return_size != OSSL_PARAM_UNMODIFIED)
+    length = params[0].return_size;
+  EVP_MD_free(fetched);
+  EVP_PKEY_CTX_free(context);
+  return length;
+}
+
+static void run_misuse(void) {
+  EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)2048);
+  unsigned char signature[512];
+  size_t length;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  check(context && EVP_PKEY_sign_init(context) > 0 && from_crisp(context), "sign_init through crisp");
+  check(EVP_PKEY_CTX_set_rsa_padding(context, RSA_NO_PADDING) <= 0 && crisp_error("padding mode not offered"),
+        "RSA_NO_PADDING rejected with a reason");
+  check(
+      EVP_PKEY_CTX_set_rsa_padding(context, RSA_X931_PADDING) <= 0 && crisp_error("padding mode not offered"),
+      "X9.31 padding rejected with a reason");
+  check(EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_pss_saltlen(context, 256 - 32 - 1) > 0,
+        "PSS with a long salt accepted as a setting");
+  unsigned char hash[32] = {0};
+  length = sizeof signature;
+  check(EVP_PKEY_sign(context, signature, &length, hash, sizeof hash) <= 0 && crisp_error("salt too long"),
+        "PSS salt one byte too long refused with a reason");
+  check(EVP_PKEY_CTX_set_rsa_pss_saltlen(context, 256 - 32 - 2) > 0 &&
+            EVP_PKEY_sign(context, signature, &length, hash, sizeof hash) > 0,
+        "PSS with the longest salt signs");
+  length = sizeof signature;
+  check(EVP_PKEY_sign(context, signature, &length, hash, 31) <= 0 && crisp_error("wrong input length"),
+        "a hash of the wrong length refused with a reason");
+  EVP_PKEY_CTX_free(context);
+
+  static const char *const algorithm_digests[] = {"SHA1", "SHA224", "SHA256", "SHA384", "SHA512"};
+  for (size_t i = 0; i < sizeof algorithm_digests / sizeof algorithm_digests[0]; i++) {
+    unsigned char from_crisp_id[64], from_default_id[64];
+    size_t crisp_length =
+        algorithm_id(key, CRISP_ONLY, algorithm_digests[i], from_crisp_id, sizeof from_crisp_id);
+    size_t default_length =
+        algorithm_id(key, DEFAULT_ONLY, algorithm_digests[i], from_default_id, sizeof from_default_id);
+    check(crisp_length > 0 && crisp_length == default_length &&
+              memcmp(from_crisp_id, from_default_id, crisp_length) == 0,
+          "PKCS#1 algorithm identifier equal to the default provider's");
+  }
+  ERR_clear_error();
+
+  unsigned char all_ones[256];
+  memset(all_ones, 0xff, sizeof all_ones);
+  context = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  check(context && EVP_PKEY_verify_init(context) > 0 && from_crisp(context) &&
+            EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) > 0 &&
+            EVP_PKEY_verify(context, all_ones, sizeof all_ones, hash, sizeof hash) <= 0 &&
+            crisp_error("does not verify"),
+        "a signature above n refused with a reason");
+  EVP_PKEY_CTX_free(context);
+
+  length = 0;
+  check(
+      crisp_sign(key, signature, 255, &length) <= 0 && crisp_error("too small") && untouched(signature, 255),
+      "a 255-byte buffer for a 2048-bit signature refused, nothing written");
+
+  EVP_PKEY *d_only = crisp_key_from(key, 0, 0);
+  check(d_only != NULL, "a key of n, e, d imported into crisp");
+  check(d_only && crisp_sign(d_only, signature, sizeof signature, &length) > 0 && length == 256,
+        "a key without CRT components signs through the d path");
+  EVP_PKEY_CTX *verify_context = EVP_PKEY_CTX_new_from_pkey(libctx, key, DEFAULT_ONLY);
+  unsigned char hash123[32] = {1, 2, 3};
+  check(verify_context && EVP_PKEY_verify_init(verify_context) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(verify_context, EVP_sha256()) > 0 &&
+            EVP_PKEY_verify(verify_context, signature, length, hash123, sizeof hash123) == 1,
+        "the d-path signature verifies with the default provider");
+  EVP_PKEY_CTX_free(verify_context);
+  EVP_PKEY_free(d_only);
+
+  EVP_PKEY *unbalanced = unbalanced_crisp_key();
+  check(unbalanced != NULL, "an unbalanced key (640- and 384-bit primes) imported into crisp");
+  check(unbalanced && sign_and_verify(unbalanced, CRISP_ONLY, CRISP_ONLY, RSA_PKCS1_PSS_PADDING, "SHA256",
+                                      RSA_PSS_SALTLEN_DIGEST, "unbalanced"),
+        "the unbalanced key signs through the d path and verifies");
+  EVP_PKEY_free(unbalanced);
+
+  EVP_PKEY *faulty = crisp_key_from(key, 1, 2);
+  check(faulty != NULL, "a key whose dP is off by 2 imports (crisp cannot see it)");
+  check(faulty && crisp_sign(faulty, signature, sizeof signature, &length) <= 0 &&
+            crisp_error("failed its check") && untouched(signature, sizeof signature),
+        "a wrong dP makes crisp's fault check refuse, and no signature is released");
+  EVP_PKEY_free(faulty);
+
+  EVP_PKEY *good = crisp_key_from(key, 1, 0);
+  check(good && crisp_sign(good, signature, sizeof signature, &length) > 0,
+        "the same key with its true dP signs");
+  check(good && EVP_PKEY_get_bits(good) == 2048 && EVP_PKEY_get_security_bits(good) == 112 &&
+            EVP_PKEY_get_size(good) == 256,
+        "a crisp key's bits, security bits and size");
+  check(good && EVP_PKEY_eq(good, key) == 1, "a crisp key equals the default provider's key it came from");
+  EVP_PKEY_CTX *checker = good ? EVP_PKEY_CTX_new_from_pkey(libctx, good, CRISP_ONLY) : NULL;
+  check(checker && EVP_PKEY_pairwise_check(checker) == 1 && EVP_PKEY_public_check(checker) == 1,
+        "crisp's key manager validates the key");
+  EVP_PKEY_CTX_free(checker);
+  EVP_PKEY_free(good);
+
+  EVP_PKEY *public_only = NULL;
+  unsigned char *der = NULL;
+  int der_length = i2d_PUBKEY(key, &der);
+  const unsigned char *cursor = der;
+  public_only = der_length > 0 ? d2i_PUBKEY_ex(NULL, &cursor, der_length, libctx, DEFAULT_ONLY) : NULL;
+  OPENSSL_free(der);
+  check(public_only && crisp_sign(public_only, signature, sizeof signature, &length) <= 0,
+        "signing with a public key fails");
+  ERR_clear_error();
+  EVP_PKEY_free(public_only);
+
+  EVP_PKEY *three_primes = NULL;
+  EVP_PKEY_CTX *generator = EVP_PKEY_CTX_new_from_name(libctx, "RSA", DEFAULT_ONLY);
+  if (generator && EVP_PKEY_keygen_init(generator) > 0 &&
+      EVP_PKEY_CTX_set_rsa_keygen_bits(generator, 2048) > 0 &&
+      EVP_PKEY_CTX_set_rsa_keygen_primes(generator, 3) > 0)
+    EVP_PKEY_keygen(generator, &three_primes);
+  EVP_PKEY_CTX_free(generator);
+  /* Through EVP_PKEY_sign, OpenSSL replaces the import's reason by its
+   * own "operation not supported for this keytype"; EVP_PKEY_fromdata
+   * shows crisp's. */
+  check(three_primes && crisp_sign(three_primes, signature, sizeof signature, &length) <= 0 &&
+            ERR_peek_error() != 0 && untouched(signature, sizeof signature),
+        "a three-prime key refused when signing");
+  ERR_clear_error();
+  OSSL_PARAM *three_prime_params = NULL;
+  EVP_PKEY *imported = NULL;
+  EVP_PKEY_CTX *importer = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  check(three_primes && EVP_PKEY_todata(three_primes, EVP_PKEY_KEYPAIR, &three_prime_params) > 0 &&
+            importer && EVP_PKEY_fromdata_init(importer) > 0 &&
+            EVP_PKEY_fromdata(importer, &imported, EVP_PKEY_KEYPAIR, three_prime_params) <= 0 &&
+            crisp_error("multi-prime"),
+        "a three-prime key refused by crisp's import with a reason");
+  EVP_PKEY_free(imported);
+  EVP_PKEY_CTX_free(importer);
+  OSSL_PARAM_free(three_prime_params);
+  EVP_PKEY_free(three_primes);
+  EVP_PKEY_free(key);
+  ERR_clear_error();
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s PROVIDER_DIR VECTOR_FILE...\n", argv[0]);
+    return 2;
+  }
+  libctx = OSSL_LIB_CTX_new();
+  OSSL_PROVIDER *default_provider = libctx ? OSSL_PROVIDER_load(libctx, "default") : NULL;
+  if (!default_provider || !OSSL_PROVIDER_set_default_search_path(libctx, argv[1]) ||
+      !(crisp_provider = OSSL_PROVIDER_load(libctx, "crisp"))) {
+    ERR_print_errors_fp(stdout);
+    printf("FAIL: cannot load the providers from %s\n", argv[1]);
+    return 1;
+  }
+  for (int i = 2; i < argc; i++) run_file(argv[i]);
+  int vector_passed = passed, vector_failed = failed;
+  printf("vectors: %d passed, %d failed, %d skipped\n", vector_passed, vector_failed, skipped);
+  print_tally("passed by operation", pass_tally, 8);
+  print_tally("skipped by reason", skip_tally, 16);
+  run_differential();
+  printf("differential: %d passed, %d failed\n", passed - vector_passed, failed - vector_failed);
+  int before_passed = passed, before_failed = failed;
+  run_misuse();
+  printf("misuse: %d passed, %d failed\n", passed - before_passed, failed - before_failed);
+  for (int i = 0; i < key_count; i++) EVP_PKEY_free(keys[i].key);
+  OSSL_PROVIDER_unload(crisp_provider);
+  OSSL_PROVIDER_unload(default_provider);
+  OSSL_LIB_CTX_free(libctx);
+  printf("total: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed || vector_passed == 0 ? 1 : 0;
+}
