@@ -24,8 +24,9 @@ def main():
         compiler, level = build.rsplit("-wipe-", 1)[1].split("-")
         log = os.path.join(log_dir, f"wipe-{compiler}-{level}.test.log")
         for bind_now in ["", "1"]:
-            result = subprocess.run([os.path.join(build, "test", "test_wipe")], env={**os.environ, "LD_BIND_NOW": bind_now},
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            result = subprocess.run([os.path.join(build, "test", "test_wipe")],
+                                    env={**os.environ, "LD_BIND_NOW": bind_now}, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
             with open(log, "w") as file:
                 file.write(result.stdout)
             label = "LD_BIND_NOW=1" if bind_now else ""

@@ -95,7 +95,8 @@ def main():
     loop = [text for _, text in body] if start else longest_loop(body)
     if loop is None:
         fail(f"no loop in {function}")
-    version = re.search(r"LLVM version (\S+)", subprocess.run([mca, "--version"], capture_output=True, text=True).stdout)
+    version_text = subprocess.run([mca, "--version"], capture_output=True, text=True).stdout
+    version = re.search(r"LLVM version (\S+)", version_text)
     print(f"{function}: {len(loop)} instructions a loop iteration ({'LLVM ' + version.group(1) if version else ''})")
     with tempfile.NamedTemporaryFile("w", suffix=".s") as loop_file:
         loop_file.write("".join(f"{text}\n" for text in loop))
