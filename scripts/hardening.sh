@@ -67,20 +67,10 @@ stage_valgrind() {
 valgrind_command="valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 --show-leak-kinds=definite,indirect --quiet"
 
-# The memcheck suite (bn-ct, poly1305-ct, chacha20-ct run valgrind on
-# themselves; the native stage runs them too): this stage fails when they
-# were not built (no valgrind or no valgrind/memcheck.h) and shows which
-# implementations each checked.
+# scripts/check_ct_memcheck.py: the memcheck suite (bn-ct, poly1305-ct,
+# chacha20-ct) was built and passes, and which implementations it checked.
 stage_constant-time() {
-  [ "$(meson test -C "$native_dir" --no-rebuild --list --suite memcheck 2>/dev/null | grep -c ' / ')" -eq 3 ] || {
-    echo "bn-ct, poly1305-ct and chacha20-ct are not run under memcheck: valgrind and valgrind/memcheck.h are needed" >&2
-    return 1
-  }
-  local status=0
-  run_meson_test "$native_dir" -v --suite memcheck >"$native_dir/ct.log" 2>&1 || status=$?
-  grep -E '^ *[0-9]+/|^# poly1305|^# chacha20|skipped|FAIL|Uninitialised|Conditional|depends on' "$native_dir/ct.log" | grep -v RUNNING |
-    sort -u | sed 's/^/    /'
-  return "$status"
+  python3 "$root/scripts/check_ct_memcheck.py" "$native_dir"
 }
 
 # ---- constant time beyond memcheck ------------------------------------------
@@ -150,35 +140,23 @@ stage_ct-planted() {
 # test_wipe (no sanitizers: they lay the stack out their own way) built by
 # gcc and clang at -O2, -O3 and -Os: how deep frames reach, what is spilled
 # and which registers are saved is the compiler's and the level's choice,
-# and the wipes must cover each. Only the library and the test are built.
-# libcrisp is linked without -z now (-Dlazy_binding=true) and the test runs
-# once bound lazily and once with LD_BIND_NOW=1: no secret path may enter
-# the dynamic resolver (its first calls run in fresh processes).
-wipe_builds=("gcc 2" "gcc 3" "gcc s" "clang 2" "clang 3" "clang s")
-
+# and the wipes must cover each. Only the library and the test are built,
+# libcrisp linked without -z now (-Dlazy_binding=true) for
+# scripts/check_wipe_builds.py to run each bound lazily and with LD_BIND_NOW=1.
 stage_wipe-builds() {
   command -v clang >/dev/null || {
     echo "clang is needed for the clang builds" >&2
     return 1
   }
-  local build compiler level bind_now dir log status=0
-  for build in "${wipe_builds[@]}"; do
-    read -r compiler level <<<"$build"
-    dir=$build_prefix-wipe-$compiler-O$level log=$native_dir/wipe-$compiler-O$level
-    CC=$compiler build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
-      -Ddebug=false -Doptimization="$level"
-    for bind_now in "" 1; do
-      if LD_BIND_NOW=$bind_now "$dir/test/test_wipe" >"$log.test.log" 2>&1; then
-        printf '    %-6s -O%s %-14s passed (%s)\n' "$compiler" "$level" "${bind_now:+LD_BIND_NOW=1}" \
-          "$(grep -o '[0-9]* first calls compared' "$log.test.log")"
-      else
-        echo "    $compiler -O$level ${bind_now:+LD_BIND_NOW=1 }failed:" >&2
-        grep -v '^\[' "$log.test.log" | sed -n 1,40p >&2
-        status=1
-      fi
+  local compiler level dirs=()
+  for compiler in gcc clang; do
+    for level in 2 3 s; do
+      dirs+=("$build_prefix-wipe-$compiler-O$level")
+      CC=$compiler build_dir "${dirs[-1]}" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
+        -Ddebug=false -Doptimization="$level"
     done
   done
-  return "$status"
+  python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "${dirs[@]}"
 }
 
 stage_tsan() {

@@ -133,24 +133,10 @@ stage_native() {
   run_meson_test "$native_dir"
 }
 
-# meson test sets long MD5 lengths through a test hook; this stage hashes
-# messages of 512 MiB and 4 GiB for real (test/test_md5_long.c), which a
-# kernel's own 32-bit length arithmetic needs.
+# scripts/check_md5_long.py: test_md5_long hashing 512 MiB and 4 GiB for
+# real, which a kernel's own 32-bit length arithmetic needs.
 stage_md5-long() {
-  local log=$native_dir/md5-long.log
-  CRISP_TEST_LONG=1 "$native_dir/test/test_md5_long" >"$log" 2>&1 || {
-    cat "$log"
-    return 1
-  }
-  grep -E '^\[ +(OK|SKIPPED) +\]' "$log" | sed 's/^/    /'
-  grep -q 'OK \] test_long_message_every_impl' "$log" || {
-    echo "test_long_message_every_impl did not run (libcrypto is needed)" >&2
-    return 1
-  }
-}
-
-crisp_tool() {
-  echo "$native_dir/tools/crisp"
+  python3 "$root/scripts/check_md5_long.py" "$native_dir"
 }
 
 # scripts/check_dispatch_cli.py: CRYPTO_FORCE and CRYPTO_OPTIONS through
@@ -159,52 +145,19 @@ stage_dispatch-cli() {
   python3 "$root/scripts/check_dispatch_cli.py" "$native_dir"
 }
 
+# scripts/check_symbols.py: libcrisp.so exports only crisp_*, libcrisp.a
+# defines no global outside it, and the SONAME is libcrisp.so.0.
 stage_symbols() {
-  local lib=$native_dir/libcrisp.so
-  local exported unexpected soname
-  exported=$(nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }')
-  echo "    $(wc -l <<<"$exported") exported functions"
-  unexpected=$(grep -v '^crisp_' <<<"$exported" || true)
-  if [ -n "$unexpected" ]; then
-    echo "exported symbols outside crisp_*:" >&2
-    printf '%s\n' "$unexpected" | head -20 >&2
-    return 1
-  fi
-  # The static library cannot hide its internal globals; they keep the
-  # crisp_ prefix so they cannot collide with a program's own names.
-  unexpected=$(nm -g --defined-only "$native_dir/libcrisp.a" 2>/dev/null | awk 'NF == 3 && $3 !~ /^crisp_/')
-  if [ -n "$unexpected" ]; then
-    echo "libcrisp.a defines globals outside crisp_*:" >&2
-    printf '%s\n' "$unexpected" | head -20 >&2
-    return 1
-  fi
-  soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-  echo "    SONAME $soname"
-  [ "$soname" = libcrisp.so.0 ]
+  python3 "$root/scripts/check_symbols.py" "$native_dir"
 }
 
 stage_mutants-apply() {
   python3 "$root/scripts/mutate.py" --check
 }
 
-# The tree as clang-format writes it. Another major version lays some
-# lines out differently, so the check asks for the one Debian 12 ships
-# (scripts/setup.sh installs it). To fix: clang-format -i FILE...
+# scripts/check_format.py: the tree as clang-format 14 writes it.
 stage_format() {
-  local version unformatted
-  version=$(clang-format --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
-  [ "$version" = 14 ] || {
-    echo "clang-format 14 is needed for the format check, found: $(clang-format --version)" >&2
-    return 1
-  }
-  unformatted=$(cd "$root" && git ls-files '*.c' '*.h' '*.cpp' |
-    xargs -n 16 clang-format --dry-run -Werror 2>&1 | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error:.*/\1/p' | sort -u)
-  if [ -n "$unformatted" ]; then
-    echo "not as clang-format writes them (clang-format -i FILE...):" >&2
-    sed 's/^/    /' <<<"$unformatted" >&2
-    return 1
-  fi
-  echo "    $(cd "$root" && git ls-files '*.c' '*.h' '*.cpp' | wc -l) C files as clang-format 14 writes them"
+  python3 "$root/scripts/check_format.py" "$root"
 }
 
 # scripts/check_install.py: the install, and the client built from it
@@ -233,40 +186,10 @@ stage_haswell() {
   CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup haswell
 }
 
-# What crisp info and the API say on an emulated CPU, checked by
-# test_dispatch_table --current run on that CPU: it probes the model's
-# features itself and computes the expectation from the documented rules
-# and src/implementations.def, not through crisp. Features crisp knows that
-# each QEMU model has (so that the stage runs the CPUs it means to):
-declare -A emulated_model_features=(
-  [qemu64]="sse2"
-  [Haswell]="sse2 bmi1 bmi2 avx avx2"
-  [Broadwell]="sse2 bmi1 bmi2 adx avx avx2"
-)
-
-expect_emulated_info() { # expect_emulated_info MODEL [CRYPTO_FORCE level]
-  local model=$1 force=${2:-} wrapper="qemu-x86_64 -cpu $1" status=0
-  echo "  -cpu $model${force:+, CRYPTO_FORCE=$force}:"
-  env ${force:+CRYPTO_FORCE=$force} CRISP_TEST_WRAPPER="$wrapper" \
-    $wrapper "$native_dir/test/test_dispatch_table" "$(crisp_tool)" --current >"$native_dir/emulated.table" 2>&1 ||
-    status=$?
-  grep -v '^qemu-x86_64:' "$native_dir/emulated.table" | sed 's/^/    /'
-  grep -q "^# this CPU, probed by the test: ${emulated_model_features[$model]} (" "$native_dir/emulated.table" || {
-    echo "expected the model's features '${emulated_model_features[$model]}'" >&2
-    return 1
-  }
-  return "$status"
-}
-
+# scripts/check_dispatch_emulated.py: test_dispatch_table --current under
+# qemu-x86_64 on three CPU models, with and without CRYPTO_FORCE.
 stage_dispatch-emulated() {
-  expect_emulated_info qemu64
-  expect_emulated_info Haswell
-  expect_emulated_info Broadwell
-  expect_emulated_info qemu64 avx2
-  expect_emulated_info Haswell avx512
-  expect_emulated_info Haswell x86_64
-  expect_emulated_info Broadwell avx512ifma
-  expect_emulated_info Broadwell generic
+  python3 "$root/scripts/check_dispatch_emulated.py" "$native_dir"
 }
 
 # scripts/abi.py: exported symbols and public sizes against the committed
@@ -281,39 +204,12 @@ stage_man() {
   python3 "$root/scripts/check_man.py" "$native_dir"
 }
 
-# How many instructions of a binary use an AVX-512 (zmm) register. grep reads
-# to the end: a grep -q quitting early would fail objdump with SIGPIPE, and
-# under pipefail a match would then read as no match.
-count_zmm() {
-  objdump -d --no-show-raw-insn "$1" | grep -c '%zmm' || true
-}
-
+# scripts/check_opt_out.py: no AVX-512 or assembly implementation offered,
+# no zmm instruction and no assembled object left in; then the suite.
 stage_opt-out() {
   local dir=$build_prefix-optout
   build_dir "$dir" -- -Davx512=false -Davx512ifma=false -Dasm=false
-  # What the build offers, "kernel/implementation" per line: no AVX-512
-  # implementation, and no x86-64 MD5 (the assembly ones).
-  local offered
-  offered=$("$dir/tools/crisp" info --all | awk '/^[a-z0-9_]+: / { kernel = $1; sub(":", "", kernel) }
-    /^  [a-z]/ { print kernel "/" $1 }')
-  echo "    built in: $(echo $offered)"
-  if grep -Eq '/avx512|^md5/x86_64' <<<"$offered"; then
-    echo "implementations the options leave out are still built in: $(grep -E '/avx512|^md5/x86_64' <<<"$offered" | tr '\n' ' ')" >&2
-    return 1
-  fi
-  # Nor in the code: no zmm register (AVX-512) and no assembly symbol.
-  if [ "$(count_zmm "$dir/libcrisp.so")" -gt 0 ]; then
-    echo "libcrisp.so still contains AVX-512 instructions" >&2
-    return 1
-  fi
-  # meson names an object after its source: NAME.S.o for an assembly file.
-  local assembled
-  assembled=$(ar t "$dir/libcrisp.a" | grep -E '\.[sS]\.o$' || true)
-  if [ -n "$assembled" ]; then
-    echo "libcrisp.a still contains assembled objects: $(echo $assembled)" >&2
-    return 1
-  fi
-  echo "    no %zmm instruction, no object assembled from a .S file"
+  python3 "$root/scripts/check_opt_out.py" "$dir"
   CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-0.25} run_meson_test "$dir"
 }
 
@@ -416,6 +312,12 @@ passed=0
 failed=0
 results=()
 declare -A outcome
+# record STAGE passed|FAILED TIME: the stage's outcome, counted and listed.
+record() {
+  outcome[$1]=$2
+  if [ "$2" = passed ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  results+=("$(printf '%-18s %-7s %6s' "$1" "$2" "$3")")
+}
 total_start=$SECONDS
 count=${#stages[@]}
 index=0
@@ -426,9 +328,7 @@ for stage in "${stages[@]}"; do
   required=$(stage_requires "$stage")
   if [ -n "$required" ] && [ "${outcome[$required]:-}" != passed ]; then
     echo "---- $stage: FAILED (skipped: $required did not pass)"
-    outcome[$stage]=failed
-    failed=$((failed + 1))
-    results+=("$(printf '%-18s %-7s %6s' "$stage" FAILED -)")
+    record "$stage" FAILED -
     continue
   fi
   start=$SECONDS
@@ -439,15 +339,11 @@ for stage in "${stages[@]}"; do
   status=$?
   seconds=$((SECONDS - start))
   if [ "$status" -eq 0 ]; then
-    outcome[$stage]=passed
-    passed=$((passed + 1))
     echo "---- $stage: passed (${seconds} s)"
-    results+=("$(printf '%-18s %-7s %5ss' "$stage" passed "$seconds")")
+    record "$stage" passed "${seconds}s"
   else
-    outcome[$stage]=failed
-    failed=$((failed + 1))
     echo "---- $stage: FAILED, status $status (${seconds} s)"
-    results+=("$(printf '%-18s %-7s %5ss' "$stage" FAILED "$seconds")")
+    record "$stage" FAILED "${seconds}s"
     if [ "$stage" = build ]; then
       echo "The native build failed; no other stage can run."
       break
