@@ -179,11 +179,15 @@ stage_cet() {
 # The native build's suite on an emulated CPU: test/meson.build's setups
 # qemu64 and haswell run each test under qemu-x86_64 -cpu MODEL.
 stage_qemu64() {
-  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup qemu64
+  export CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale}
+  run_meson_test "$native_dir" --setup qemu64
+  run_meson_test "$native_dir" --setup qemu64script --suite script
 }
 
 stage_haswell() {
-  CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$native_dir" --setup haswell
+  export CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale}
+  run_meson_test "$native_dir" --setup haswell
+  run_meson_test "$native_dir" --setup haswellscript --suite script
 }
 
 # scripts/check_dispatch_emulated.py: test_dispatch_table --current under
