@@ -74,10 +74,14 @@ def tune(*arguments):
 def run(command, stdin=None, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=None):
     """Runs COMMAND; stdin is a path, a subprocess constant, or inherited."""
     environment = {**os.environ, **env} if env else None
-    if isinstance(stdin, str):
-        with open(stdin, "rb") as source:
-            return subprocess.run(command, stdin=source, stdout=stdout, stderr=stderr, env=environment)
-    return subprocess.run(command, stdin=stdin, stdout=stdout, stderr=stderr, env=environment)
+    try:
+        if isinstance(stdin, str):
+            with open(stdin, "rb") as source:
+                return subprocess.run(command, stdin=source, stdout=stdout, stderr=stderr, env=environment)
+        return subprocess.run(command, stdin=stdin, stdout=stdout, stderr=stderr, env=environment)
+    except OSError as error:
+        # A program that cannot start fails its check, as the shell's 126 or 127 would.
+        return subprocess.CompletedProcess(command, 127, b"", str(error).encode())
 
 
 def text(data):
@@ -100,7 +104,8 @@ def expect_same(description, arguments, stdin_file="/dev/null", env=None):
     reference = run([REFERENCE, *arguments], stdin=stdin_file, stderr=subprocess.DEVNULL, env=env)
     if mine.stdout != reference.stdout:
         fail(f"{description}: stdout differs")
-        difference = difflib.unified_diff(od_lines(reference.stdout), od_lines(mine.stdout), lineterm="")
+        difference = difflib.unified_diff(od_lines(reference.stdout), od_lines(mine.stdout), "coreutils", "crisp",
+                                            lineterm="")
         for line in list(difference)[:20]:
             print(line)
     elif mine.returncode != reference.returncode:
@@ -334,7 +339,10 @@ def bench_checks(work, kernels):
     # its library).
     alone = f"{work}/alone"
     os.mkdir(alone)
-    shutil.copy(crisp_binary, f"{alone}/crisp")
+    try:
+        shutil.copy(crisp_binary, f"{alone}/crisp")
+    except OSError as error:
+        print(error)
     library = os.path.dirname(crisp_binary) + "/.."
     expect_status(2, "crisp bench without crisp-bench", [*wrapper, f"{alone}/crisp", "bench", "--help"],
                   env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": library})

@@ -62,12 +62,16 @@ def command_line(arguments):
 def run(arguments, redirection, stdin=subprocess.DEVNULL):
     """crisp ARGUMENTS with stdout sent to /dev/full ("full") or closed
     ("closed"); returns the exit status and stderr."""
-    if redirection == "full":
-        with open("/dev/full", "wb") as full:
-            result = subprocess.run(command_line(arguments), stdin=stdin, stdout=full, stderr=subprocess.PIPE)
-    else:
-        result = subprocess.run(command_line(arguments), stdin=stdin, stderr=subprocess.PIPE,
-                                preexec_fn=close_stdout)
+    try:
+        if redirection == "full":
+            with open("/dev/full", "wb") as full:
+                result = subprocess.run(command_line(arguments), stdin=stdin, stdout=full, stderr=subprocess.PIPE)
+        else:
+            result = subprocess.run(command_line(arguments), stdin=stdin, stderr=subprocess.PIPE,
+                                    preexec_fn=close_stdout)
+    except OSError as error:
+        # A program that cannot start fails its check, as the shell's 126 or 127 would.
+        return 127, str(error)
     return result.returncode, result.stderr.decode(errors="replace")
 
 
