@@ -60,7 +60,7 @@ stage_valgrind() {
   CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$([ "$hardening_long" = 1 ] && echo 1 || echo 0.25)} \
     run_meson_test "$native_dir" --setup valgrind
   if [ "$hardening_long" = 1 ]; then
-    echo "    memcheck on the crisp command (test_cli.sh):"
+    echo "    memcheck on the crisp command (test_cli.py):"
     CRYPTO_FORCE=avx2 CRISP_TEST_WRAPPER="$valgrind_command" run_meson_test "$native_dir" -t 10 cli
   fi
 }

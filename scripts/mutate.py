@@ -147,7 +147,7 @@ def git(tree, *arguments):
 
 
 def binary_tests(build):
-    """The built test programs (not scripts such as test_cli.sh) of a build."""
+    """The built test programs (not scripts such as test_cli.py) of a build."""
     result = subprocess.run(["meson", "introspect", build, "--tests"], capture_output=True, text=True)
     if result.returncode != 0:
         return []

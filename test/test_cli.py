@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""The crisp command end to end.
+
+md5sum output and exit status byte for byte against coreutils md5sum on a
+generated tree (odd names, empty and 1 MiB files, unreadable entries, more
+files than the pool holds), the -c round trip, stdin, poly1305 against
+RFC 8439 2.5.2, info (every kernel info --kernels names), crisp bench
+(through crisp, or crisp-bench directly under an emulator), and usage
+errors.
+
+Usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_WRAPPER
+(e.g. "qemu-x86_64 -cpu Haswell"), split on whitespace, runs crisp through
+an emulator; stderr is never compared, so qemu's warning lines do not
+matter. In a cross build meson's own MESON_EXE_WRAPPER (qemu-aarch64) is the
+default.
+"""
+
+import difflib
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+USAGE = "usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH"
+REFERENCE = "/usr/bin/md5sum"
+KEY = "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b"
+RFC8439_TAG = b"a8061dc1305136c6c22b8baf0c0127a9"
+
+if len(sys.argv) < 3 or not sys.argv[1] or not sys.argv[2]:
+    sys.exit(USAGE)
+wrapper = (os.environ.get("CRISP_TEST_WRAPPER") or os.environ.get("MESON_EXE_WRAPPER") or "").split()
+crisp_binary = os.path.realpath(sys.argv[1])
+bench_binary = os.path.realpath(sys.argv[2])
+failures = 0
+checks = 0
+
+
+def fail(message):
+    global failures
+    print(f"FAIL: {message}", flush=True)
+    failures += 1
+
+
+def passed():
+    global checks
+    checks += 1
+
+
+def check(condition, message):
+    if condition:
+        passed()
+    else:
+        fail(message)
+
+
+def crisp(*arguments):
+    return [*wrapper, crisp_binary, *arguments]
+
+
+# crisp bench runs crisp-bench through exec, which an emulator does not
+# follow (the host would run the program natively, or not at all for
+# another architecture): under a wrapper the bench is started directly.
+def bench(*arguments):
+    return [*wrapper, bench_binary, *arguments] if wrapper else crisp("bench", *arguments)
+
+
+def tune(*arguments):
+    return [*wrapper, bench_binary, "--tune", *arguments] if wrapper else crisp("tune", *arguments)
+
+
+def run(command, stdin=None, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=None):
+    """Runs COMMAND; stdin is a path, a subprocess constant, or inherited."""
+    environment = {**os.environ, **env} if env else None
+    try:
+        if isinstance(stdin, str):
+            with open(stdin, "rb") as source:
+                return subprocess.run(command, stdin=source, stdout=stdout, stderr=stderr, env=environment)
+        return subprocess.run(command, stdin=stdin, stdout=stdout, stderr=stderr, env=environment)
+    except OSError as error:
+        # A program that cannot start fails its check, as the shell's 126 or 127 would.
+        return subprocess.CompletedProcess(command, 127, b"", str(error).encode())
+
+
+def text(data):
+    return data.decode(errors="replace")
+
+
+def substitution(data):
+    """What $(...) gives: the output less its trailing newlines."""
+    return text(data).rstrip("\n")
+
+
+def od_lines(data):
+    return subprocess.run(["od", "-c"], input=data, capture_output=True).stdout.decode(errors="replace").splitlines()
+
+
+def expect_same(description, arguments, stdin_file="/dev/null", env=None):
+    """crisp md5sum ARGUMENTS and coreutils md5sum ARGUMENTS give the same
+    stdout bytes and exit status."""
+    mine = run(crisp("md5sum", *arguments), stdin=stdin_file, env=env)
+    reference = run([REFERENCE, *arguments], stdin=stdin_file, stderr=subprocess.DEVNULL, env=env)
+    if mine.stdout != reference.stdout:
+        fail(f"{description}: stdout differs")
+        difference = difflib.unified_diff(od_lines(reference.stdout), od_lines(mine.stdout), "coreutils", "crisp",
+                                            lineterm="")
+        for line in list(difference)[:20]:
+            print(line)
+    elif mine.returncode != reference.returncode:
+        fail(f"{description}: exit status {mine.returncode}, coreutils {reference.returncode}")
+    else:
+        passed()
+
+
+def expect_status(want, description, command, env=None):
+    """COMMAND's exit status only."""
+    got = run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+              env=env).returncode
+    check(got == want, f"{description}: exit status {got}, want {want}")
+
+
+def levels_of(info_output):
+    return [level for line in text(info_output).splitlines() if line.startswith("levels: ")
+            for level in line[len("levels: "):].split()]
+
+
+def make_tree(tree):
+    """The tree: empty, odd names, sizes around block and buffer boundaries,
+    1 MiB. Returns the regular files."""
+    os.makedirs(os.path.join(tree, "many"))
+    os.chdir(tree)
+    contents = {
+        "empty": b"", "name with spaces": b"hello\n", "new\nline": b"newline", "back\\slash": b"backslash",
+        "car\rret": b"carriage", "odd\\\n\r mix": b"all", "*star": b"star", "big": os.urandom(1048576)
+    }
+    for size in (1, 55, 56, 63, 64, 65, 127, 128, 4095, 4096, 65535, 65536, 65537, 131072, 131073, 200000):
+        contents[f"size_{size}"] = os.urandom(size)
+    for i in range(1, 91):
+        contents[f"many/file_{i}"] = os.urandom(i * 977 % 70000)
+    for name, data in contents.items():
+        with open(name, "wb") as file:
+            file.write(data)
+    os.mkdir("directory")
+    os.symlink("does-not-exist", "dangling")
+    return ["empty", "name with spaces", "new\nline", "back\\slash", "car\rret", "odd\\\n\r mix", "*star", "big",
+            *sorted(name for name in contents if name.startswith("size_")),
+            *sorted(name for name in contents if name.startswith("many/"))]
+
+
+def md5sum_checks(work, regular):
+    # Plain sums, including every dispatch level this CPU (or emulator) has.
+    expect_same("regular files", regular)
+    expect_same("unreadable entries among others",
+                ["empty", "directory", "big", "dangling", "back\\slash", "missing-file", "size_1"])
+    expect_same("binary marks", ["-b", *regular])
+    expect_same("BSD tags", ["--tag", *regular])
+    expect_same("NUL-terminated", ["-z", *regular])
+    expect_same("NUL-terminated BSD tags", ["-z", "--tag", "empty", "new\nline", "back\\slash"])
+    expect_same("the same file many times", ["big", "big", "size_65536", "big", "empty", "big"])
+    for level in levels_of(run(crisp("info"), stderr=subprocess.DEVNULL).stdout):
+        expect_same(f"CRYPTO_FORCE={level}", regular, env={"CRYPTO_FORCE": level})
+
+    # Standard input: no arguments, '-', '-' twice (the second read sees EOF).
+    expect_same("stdin, no arguments", [], stdin_file="big")
+    expect_same("stdin as -", ["-"], stdin_file="big")
+    expect_same("stdin twice among files", ["empty", "-", "size_64", "-", "big"], stdin_file="big")
+
+    # -c round trip, then a corrupted file and a missing one.
+    sums, tagged = f"{work}/sums", f"{work}/tagged"
+    with open(sums, "wb") as file:
+        subprocess.run([REFERENCE, *regular], stdout=file)
+    with open(tagged, "wb") as file:
+        subprocess.run([REFERENCE, "--tag", *regular], stdout=file)
+    expect_same("check OK", ["-c", sums])
+    expect_same("check BSD tags", ["-c", tagged])
+    for name in ("size_4096", "new\nline"):
+        with open(name, "ab") as file:
+            file.write(b"x")
+    expect_same("check with corrupted files", ["-c", sums])
+    result = run(crisp("md5sum", "-c", sums), stderr=subprocess.DEVNULL)
+    check(result.returncode == 1 and b"size_4096: FAILED" in result.stdout.split(b"\n"),
+          "a corrupted file must be reported FAILED with exit status 1")
+    os.remove("size_64")
+    expect_same("check with a missing file", ["-c", sums])
+    expect_same("check --quiet", ["-c", "--quiet", sums])
+    expect_same("check --status", ["-c", "--status", sums])
+    expect_same("check --ignore-missing", ["-c", "--ignore-missing", sums])
+    messy = f"{work}/messy"
+    with open(sums, "rb") as source, open(messy, "wb") as file:
+        file.write(source.read() + b"not a checksum line\n#comment\n\n")
+    expect_same("check improperly formatted lines", ["-c", messy])
+    expect_same("check --strict", ["-c", "--strict", messy])
+    expect_same("check --warn", ["-c", "--warn", messy])
+    crlf = f"{work}/crlf"
+    with open(crlf, "wb") as file:
+        file.write(hashlib.md5(b"", usedforsecurity=False).hexdigest().encode() + b"  empty\r\n")
+    expect_same("check CRLF lines", ["-c", crlf])
+    stdin_sums = f"{work}/stdin_sums"
+    with open("big", "rb") as source, open(stdin_sums, "wb") as file:
+        file.write(hashlib.md5(source.read(), usedforsecurity=False).hexdigest().encode() + b"  -\n")
+    expect_same("check a line naming stdin", ["-c", stdin_sums], stdin_file="big")
+    expect_same("check list from stdin", ["-c"], stdin_file=sums)
+    expect_same("check file missing", ["-c", f"{work}/no-such-list"])
+    expect_same("check nothing well formed", ["-c", "empty"])
+
+
+def poly1305_checks(work):
+    # Poly1305: RFC 8439 section 2.5.2.
+    message = f"{work}/rfc8439"
+    with open(message, "wb") as file:
+        file.write(b"Cryptographic Forum Research Group")
+
+    def expect_tag(description, command, stdin=None):
+        tag = substitution(run(command, stdin=stdin, stderr=subprocess.DEVNULL).stdout)
+        check(tag == RFC8439_TAG.decode(), f"{description}: '{tag}'")
+
+    expect_tag("poly1305 RFC 8439 2.5.2 tag", crisp("poly1305", "-k", KEY, message))
+    expect_tag("poly1305 from stdin", crisp("poly1305", "-k", KEY, "-"), stdin=message)
+    expect_status(1, "poly1305 of a missing file", crisp("poly1305", "-k", KEY, f"{work}/no-such-file"))
+    expect_status(2, "poly1305 without a key", crisp("poly1305", message))
+    expect_status(2, "poly1305 with a short key", crisp("poly1305", "-k", "85d6", message))
+    expect_status(2, "poly1305 with a non-hex key", crisp("poly1305", "-k", KEY[:-1] + "g", message))
+    expect_tag("poly1305 with --", crisp("poly1305", "-k", KEY, "--", message))
+    key_file = f"{work}/key"
+    with open(key_file, "w") as file:
+        file.write(f" {KEY}\n")
+    expect_tag("poly1305 --key-file", crisp("poly1305", "--key-file", key_file, message))
+    expect_tag("poly1305 --key-file -", crisp("poly1305", "--key-file=-", message), stdin=key_file)
+    expect_status(2, "poly1305 --key-file - with the message on stdin too", crisp("poly1305", "--key-file", "-"))
+    expect_status(2, "poly1305 --key-file holding no key", crisp("poly1305", "--key-file", message, message))
+    expect_status(1, "poly1305 --key-file missing", crisp("poly1305", "--key-file", f"{work}/no-such-key", message))
+    # The reason an open or read failed, not the errno quoting the name left.
+    for target, reason in ((f"{message}/x", "Not a directory"), (work, "Is a directory")):
+        said = substitution(run(crisp("poly1305", "-k", KEY, target), stdout=subprocess.DEVNULL).stderr)
+        check(said.endswith(f": {reason}"), f"poly1305 of {target}: '{said}'")
+        said = substitution(run(crisp("poly1305", "--key-file", target, message), stdout=subprocess.DEVNULL).stderr)
+        check(said.endswith(f": {reason}"), f"poly1305 --key-file {target}: '{said}'")
+    expect_status(2, "poly1305 with two keys", crisp("poly1305", "-k", KEY, "--key-file", key_file, message))
+    expect_status(2, "poly1305 with two files", crisp("poly1305", "-k", KEY, message, message))
+    # Names and arguments reach stderr quoted: no raw escape sequence.
+    for command in (f"poly1305 -k {KEY}", "md5sum", "info", ""):
+        errors = run(crisp(*command.split(), "\x1b[31mRED"), stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL).stderr
+        raw = any(b"\x1b" in line for line in errors.split(b"\n") if not line.startswith(b"qemu-"))
+        check(not raw, f"crisp {command}: a raw escape on stderr")
+
+
+def info_checks():
+    """Returns crisp info --kernels's names."""
+    # info lists every kernel and exits 0.
+    info = run(crisp("info"), stderr=subprocess.DEVNULL)
+    check(info.returncode == 0, f"crisp info exit status {info.returncode}")
+    listed = run(crisp("info", "--kernels"), stderr=subprocess.DEVNULL)
+    check(listed.returncode == 0 and listed.stdout,
+          f"crisp info --kernels: exit status {listed.returncode}, no names")
+    kernels = [line.strip() for line in text(listed.stdout).splitlines()]
+    for kernel in kernels:
+        check(re.search(f"^{re.escape(kernel)}: [a-z]", text(info.stdout), re.MULTILINE),
+              f"crisp info lacks a '{kernel}:' line")
+    # ... and --kernels names every kernel line of info (those after
+    # "level:", less the indented 'why:' line under each).
+    lines = info.stdout.splitlines(keepends=True)
+    after = next((i for i in range(1, len(lines)) if lines[i].startswith(b"level: ")), len(lines))
+    named = b"".join(re.sub(rb": [^\n]*", b"", line, count=1) for line in lines[after + 1:]
+                     if not line.startswith(b" "))
+    check(named == listed.stdout, "crisp info --kernels does not name exactly the kernels crisp info lists")
+    expect_status(0, "crisp info --all", crisp("info", "--all"))
+    expect_status(2, "crisp info with an unknown CRYPTO_FORCE", crisp("info"), env={"CRYPTO_FORCE": "no-such-level"})
+    # The level line gives its reason in one pair of parentheses, whatever
+    # the request: a level that is no level, and each level (refused on a
+    # CPU, or an emulated one, that lacks it).
+    for force in ["no-such-level", *levels_of(info.stdout)]:
+        output = run(crisp("info"), stderr=subprocess.DEVNULL, env={"CRYPTO_FORCE": force}).stdout
+        level = [line for line in text(output).splitlines() if line.startswith("level: ")]
+        check(any(re.fullmatch(r"level: [a-z0-9_-]+ \([^()]+\)", line) for line in level),
+              f"CRYPTO_FORCE={force}: '{chr(10).join(level)}'")
+    return kernels
+
+
+def usage_checks(work):
+    # Usage errors, help, version.
+    expect_status(2, "no command", crisp())
+    expect_status(2, "unknown command", crisp("frobnicate"))
+    # md5sum's usage errors exit 1, as coreutils' do (the md5sum-diff test
+    # compares the messages).
+    expect_status(1, "md5sum unknown option", crisp("md5sum", "--frobnicate"))
+    expect_status(1, "md5sum --tag with -c", crisp("md5sum", "--tag", "-c", f"{work}/sums"))
+    expect_status(1, "md5sum --status without -c", crisp("md5sum", "--status", "empty"))
+    expect_status(2, "bench unknown kernel", bench("--kernel", "frobnicate"))
+    expect_status(2, "bench unknown implementation", bench("--impl", "frobnicate"))
+    expect_status(2, "bench --time without a value", bench("--time"))
+    for command in ("", "info", "md5sum", "poly1305"):
+        expect_status(0, f"crisp {command} --help", crisp(*command.split(), "--help"))
+    expect_status(0, "crisp bench --help", bench("--help"))
+    expect_status(0, "crisp --version", crisp("--version"))
+    expect_status(0, "crisp md5sum --version", crisp("md5sum", "--version"))
+
+
+def bench_checks(work, kernels):
+    # bench runs (a smoke test; timings are never checked), and every kernel
+    # crisp lists has bench cases.
+    expect_status(0, "bench md5 short run", bench("--kernel", "md5,poly1305", "--time", "1", "--json"))
+    expect_status(0, "bench --check", bench("--check"))
+
+    # crisp tune (crisp-bench --tune) ends with a CRYPTO_IMPL line that pins
+    # every kernel, and the library takes that line as it is.
+    expect_status(0, "crisp tune --help", tune("--help"))
+    expect_status(2, "crisp tune with a bench option", tune("--peers"))
+    # Its messages name crisp tune, the command the user typed.
+    errors = run(tune("--peers"), stdout=subprocess.DEVNULL).stderr
+    said = substitution(b"".join(line for line in errors.splitlines(keepends=True) if not line.startswith(b"qemu-")))
+    check(said == "crisp tune: its only option is --time\nTry 'crisp tune --help' for more information.",
+          f"crisp tune usage error: '{substitution(errors)}'")
+    tuned = run(tune("--time", "1"))
+    lines = text(tuned.stdout).splitlines()
+    pins = lines[-1] if lines else ""
+    check(tuned.returncode == 0 and pins.startswith("CRYPTO_IMPL="),
+          f"crisp tune: exit {tuned.returncode}, last line '{pins}'")
+    pinned = pins.removeprefix("CRYPTO_IMPL=")
+    for kernel in kernels:
+        check(f",{kernel}:" in f",{pinned},", f"crisp tune pins no implementation of {kernel}")
+    name, equals, value = pins.partition("=")
+    if equals:
+        info = run(crisp("info"), env={name: value})
+        status, said = info.returncode, info.stderr
+    else:
+        status, said = 127, b""  # env(1) given no NAME=VALUE runs no crisp
+    no_message = not any(line.startswith(b"crisp") for line in said.split(b"\n"))
+    check(status == 0 and no_message, f"crisp info with {pins}: exit {status}")
+    info_lines = text(info.stdout).splitlines() if equals else []
+    for pin in pinned.replace(",", " ").split():
+        kernel, _, implementation = pin.partition(":")
+        check(f"{kernel}: {implementation if _ else pin}" in info_lines, f"crisp info does not run {pin}")
+
+    # Without crisp-bench beside it, in its bin folder or on PATH, crisp
+    # bench fails with status 2 (a copy of crisp in an empty folder, with
+    # its library).
+    alone = f"{work}/alone"
+    os.mkdir(alone)
+    try:
+        shutil.copy(crisp_binary, f"{alone}/crisp")
+    except OSError as error:
+        print(error)
+    library = os.path.dirname(crisp_binary) + "/.."
+    expect_status(2, "crisp bench without crisp-bench", [*wrapper, f"{alone}/crisp", "bench", "--help"],
+                  env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": library})
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        regular = make_tree(f"{work}/tree")
+        md5sum_checks(work, regular)
+        poly1305_checks(work)
+        kernels = info_checks()
+        usage_checks(work)
+        bench_checks(work, kernels)
+        os.chdir("/")
+    print(f"{checks} checks passed, {failures} failed")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
