@@ -11,12 +11,14 @@ the default provider and prefers it; tls_client loads crisp into its own
 library context and checks the provider's call counter grew by at least one
 per record, which proves crisp opened the records. tls_client is also run
 with crisp loaded but not preferred, and without crisp: both must fail, so
-the proof can fail.
+the proof can fail. CRISP_TEST_WRAPPER (the emulated setups' qemu command)
+runs the programs that load crisp on the emulated CPU.
 
 Usage: test_provider_tls.py PROVIDER_DIR TLS_CLIENT OPENSSL
 """
 import hashlib
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -56,6 +58,7 @@ default_properties = ?provider=crisp
 """
 
 failures = []
+WRAPPER = shlex.split(os.environ.get("CRISP_TEST_WRAPPER", ""))
 
 
 def check(ok, what):
@@ -77,10 +80,10 @@ def start_server(openssl, directory, env):
         port = free_port()
         log = open(os.path.join(directory, "server.log"), "wb")
         server = subprocess.Popen(
-            [openssl, "s_server", "-accept", f"127.0.0.1:{port}", "-cert", "cert.pem", "-key", "key.pem",
+            WRAPPER + [openssl, "s_server", "-accept", f"127.0.0.1:{port}", "-cert", "cert.pem", "-key", "key.pem",
              "-WWW", "-cipher", CASES["tls1.2"]["suite"], "-ciphersuites", CASES["tls1.3"]["suite"]],
             cwd=directory, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline and server.poll() is None:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -108,7 +111,7 @@ def main():
         env = dict(os.environ, OPENSSL_CONF=config)
         run = lambda args, **kw: subprocess.run(args, cwd=directory, env=env, capture_output=True,
                                                 timeout=TIMEOUT, **kw)
-        providers = run([openssl, "list", "-providers"])
+        providers = run(WRAPPER + [openssl, "list", "-providers"])
         check(providers.returncode == 0 and b"crisp" in providers.stdout, "OPENSSL_CONF loads crisp")
         made = run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem",
                     "-out", "cert.pem", "-days", "1", "-subj", "/CN=localhost"])
@@ -126,19 +129,19 @@ def main():
                 suite = case["suite"]
                 # s_client: -ign_eof keeps it reading after the request
                 # until the server closes; -brief reports the cipher on stderr.
-                got = run([openssl, "s_client", "-connect", f"127.0.0.1:{port}", "-brief", "-ign_eof"]
+                got = run(WRAPPER + [openssl, "s_client", "-connect", f"127.0.0.1:{port}", "-brief", "-ign_eof"]
                           + case["s_client"] + [suite], input=REQUEST)
                 check(got.returncode == 0 and suite.encode() in got.stderr and same(body_of(got.stdout)),
                       f"s_client {version} {suite}: {len(body_of(got.stdout))} bytes, sha256 equal")
                 if curl:
-                    got = run([curl, "-sS", "-k", "--http1.0"] + case["curl"]
+                    got = run(WRAPPER + [curl, "-sS", "-k", "--http1.0"] + case["curl"]
                               + [suite, f"https://127.0.0.1:{port}/data.bin"])
                     check(got.returncode == 0 and same(got.stdout),
                           f"curl {version} {suite}: {len(got.stdout)} bytes, sha256 equal")
                 else:
                     print(f"skip  curl {version}: curl not installed")
                 output = os.path.join(directory, f"client-{version}.bin")
-                got = run([tls_client, provider_dir, str(port), version, "data.bin", output])
+                got = run(WRAPPER + [tls_client, provider_dir, str(port), version, "data.bin", output])
                 with open(output, "rb") as received:
                     body = received.read()
                 sys.stdout.write(got.stdout.decode() + got.stderr.decode())
@@ -151,7 +154,7 @@ def main():
                                                  "?provider=default"], "did not open the records"),
                         ("without crisp", ["-", str(port), version, "data.bin", output],
                          "crisp provider is not loaded")):
-                    got = run([tls_client] + args)
+                    got = run(WRAPPER + [tls_client] + args)
                     lines = (got.stdout.decode() + got.stderr.decode()).splitlines()
                     sys.stdout.write("".join(f"      | {line}\n" for line in lines[:2]))
                     check(got.returncode == 1 and reason in got.stderr.decode(),
