@@ -142,8 +142,10 @@ def main():
                     print(f"skip  curl {version}: curl not installed")
                 output = os.path.join(directory, f"client-{version}.bin")
                 got = run(WRAPPER + [tls_client, provider_dir, str(port), version, "data.bin", output])
-                with open(output, "rb") as received:
-                    body = received.read()
+                body = b""
+                if os.path.exists(output):
+                    with open(output, "rb") as received:
+                        body = received.read()
                 sys.stdout.write(got.stdout.decode() + got.stderr.decode())
                 check(got.returncode == 0 and same(body), f"tls_client {version} with crisp: sha256 equal, "
                       "crisp's counter moved")
