@@ -61,17 +61,18 @@ static void *aead_new(void *provctx) {
   return context;
 }
 
+/* Wipes the associated data held; the buffer stays for the next message
+ * (a TLS connection gives every record its header), freed with the context. */
 static void forget_aad(aead_context *context) {
-  if (context->aad) OPENSSL_cleanse(context->aad, context->aad_capacity);
-  free(context->aad);
-  context->aad = NULL;
-  context->aad_length = context->aad_capacity = 0;
+  if (context->aad) OPENSSL_cleanse(context->aad, context->aad_length);
+  context->aad_length = 0;
 }
 
 static void aead_free(void *vcontext) {
   aead_context *context = vcontext;
   if (!context) return;
   forget_aad(context);
+  free(context->aad);
   OPENSSL_cleanse(context, sizeof *context);
   free(context);
 }
@@ -112,8 +113,10 @@ static int aead_init(aead_context *context, int encrypting, const unsigned char 
   }
   if (key) memcpy(context->key, key, KEY_SIZE), context->key_set = 1;
   if (iv) memcpy(context->nonce, iv, NONCE_SIZE), context->iv_set = 1;
-  OPENSSL_cleanse(&context->stream, sizeof context->stream);
-  context->aad_length = 0;
+  /* crisp's final wipes its stream and a message never started wrote none:
+   * only one abandoned midway holds state to wipe. */
+  if (context->started && !context->finished) OPENSSL_cleanse(&context->stream, sizeof context->stream);
+  forget_aad(context);
   context->encrypting = encrypting;
   /* A tag given before init (OpenSSL's evp_test does so) stays for this
    * message; final uses it up. */
@@ -152,6 +155,7 @@ static int add_aad(aead_context *context, const unsigned char *aad, size_t lengt
     if (context->aad_length) memcpy(grown, context->aad, context->aad_length);
     const size_t kept = context->aad_length;
     forget_aad(context);
+    free(context->aad);
     context->aad = grown;
     context->aad_length = kept;
     context->aad_capacity = capacity;

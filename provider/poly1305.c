@@ -1,6 +1,12 @@
 /* provider/poly1305.c - the MAC POLY1305 for the OpenSSL provider, on
- * crisp's dispatched crisp_poly1305_* stream API. A key authenticates one
- * message: after final, a new key must be given before the next. */
+ * crisp's dispatched Poly1305. A key authenticates one message: after
+ * final, a new key must be given before the next.
+ *
+ * A short message is held until final and authenticated by the one-shot
+ * crisp_poly1305, one call into crisp instead of init, update and final
+ * (each of which scrubs the stack below it): through EVP a MAC over a few
+ * blocks is mostly those calls. A message that outgrows the buffer moves
+ * to crisp's stream API. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +18,27 @@
 
 #include "provider.h"
 
+enum { HELD_MAX = 256 }; /* bytes of a message held for the one-shot call */
+
 typedef struct poly1305_context {
   crisp_provider *provider;
-  crisp_poly1305_ctx state; /* holds the key: wiped on free */
-  int keyed;                /* a key is set and no final has used it */
-  int updated;              /* the key has authenticated data */
+  crisp_poly1305_ctx state; /* the stream, once the message outgrew `held` */
+  uint8_t key[CRISP_POLY1305_KEY_SIZE];
+  uint8_t held[HELD_MAX]; /* the message so far, while it is short */
+  size_t held_length;
+  int streaming; /* `state` is keyed and has taken `held` */
+  int keyed;     /* a key is set and no final has used it */
+  int updated;   /* the key has authenticated data */
 } poly1305_context;
+
+/* Wipes the key, the held message and the stream. */
+static void forget_message(poly1305_context *context) {
+  OPENSSL_cleanse(context->key, sizeof context->key);
+  OPENSSL_cleanse(context->held, context->held_length);
+  if (context->streaming) OPENSSL_cleanse(&context->state, sizeof context->state);
+  context->held_length = 0;
+  context->streaming = 0;
+}
 
 static void *poly1305_new(void *provctx) {
   poly1305_context *context = calloc(1, sizeof *context);
@@ -49,7 +70,8 @@ static int poly1305_set_key(poly1305_context *context, const unsigned char *key,
                      CRISP_POLY1305_KEY_SIZE, key_length);
     return 0;
   }
-  crisp_poly1305_init(&context->state, key);
+  forget_message(context);
+  memcpy(context->key, key, sizeof context->key);
   context->keyed = 1;
   context->updated = 0;
   return 1;
@@ -91,10 +113,21 @@ static int poly1305_update(void *vcontext, const unsigned char *data, size_t len
     return 0;
   }
   context->updated = 1;
-  if (length) {
-    crisp_poly1305_update(&context->state, data, length);
-    crisp_provider_count(context->provider, CRISP_PROV_CALLS_POLY1305);
+  if (!length) return 1;
+  if (!context->streaming && length <= HELD_MAX - context->held_length) {
+    memcpy(context->held + context->held_length, data, length);
+    context->held_length += length;
+    return 1;
   }
+  if (!context->streaming) {
+    crisp_poly1305_init(&context->state, context->key);
+    crisp_poly1305_update(&context->state, context->held, context->held_length);
+    OPENSSL_cleanse(context->held, context->held_length);
+    context->held_length = 0;
+    context->streaming = 1;
+  }
+  crisp_poly1305_update(&context->state, data, length);
+  crisp_provider_count(context->provider, CRISP_PROV_CALLS_POLY1305);
   return 1;
 }
 
@@ -108,8 +141,13 @@ static int poly1305_final(void *vcontext, unsigned char *out, size_t *out_length
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_PARAMETER, "output smaller than the tag");
     return 0;
   }
-  crisp_poly1305_final(&context->state, out); /* also wipes the state */
+  if (context->streaming)
+    crisp_poly1305_final(&context->state, out); /* also wipes the state */
+  else
+    crisp_poly1305(out, context->held, context->held_length, context->key);
   crisp_provider_count(context->provider, CRISP_PROV_CALLS_POLY1305);
+  context->streaming = 0; /* crisp's final wiped the stream */
+  forget_message(context);
   context->keyed = 0;
   *out_length = CRISP_POLY1305_TAG_SIZE;
   return 1;

@@ -17,6 +17,7 @@ native_packages=(
   valgrind qemu-user clang libclang-rt-14-dev
   clang-format # the format check (.clang-format; the version Debian 12 ships)
   gnuplot-nox
+  curl # a client in the provider's TLS test (test/test_provider_tls.py)
 )
 arm64_packages=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
