@@ -178,35 +178,8 @@ static int chacha20_cipher(void *vcontext, unsigned char *out, size_t *out_lengt
   return chacha20_update(vcontext, out, out_length, out_size, in, in_length);
 }
 
-static const OSSL_PARAM chacha20_gettable[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-    OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM *chacha20_gettable_params(void *provctx) {
-  (void)provctx;
-  return chacha20_gettable;
-}
-
 static int chacha20_get_params(OSSL_PARAM params[]) {
-  OSSL_PARAM *p;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) &&
-      !OSSL_PARAM_set_uint(p, EVP_CIPH_STREAM_CIPHER))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) &&
-      !OSSL_PARAM_set_size_t(p, CRISP_CHACHA20_KEY_SIZE))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, CHACHA20_IV_SIZE))
-    return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, 1)) return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, 0)) return 0;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, 1)) return 0;
-  return 1;
+  return crisp_cipher_get_params(params, CRISP_CHACHA20_KEY_SIZE, CHACHA20_IV_SIZE, 0);
 }
 
 static const OSSL_PARAM chacha20_gettable_ctx[] = {
@@ -276,7 +249,7 @@ const OSSL_DISPATCH crisp_chacha20_functions[] = {
     {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))chacha20_final},
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))chacha20_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))chacha20_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))chacha20_gettable_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))crisp_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))chacha20_get_ctx_params},
     {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))chacha20_gettable_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))chacha20_set_ctx_params},

@@ -45,6 +45,10 @@ extern const OSSL_DISPATCH crisp_poly1305_functions[];
 extern const OSSL_DISPATCH crisp_chacha20_functions[];
 extern const OSSL_DISPATCH crisp_chacha20_poly1305_functions[];
 
+/* The algorithm parameters of both ciphers (cipher_params.c). */
+const OSSL_PARAM *crisp_cipher_gettable_params(void *provctx);
+int crisp_cipher_get_params(OSSL_PARAM params[], size_t key_size, size_t iv_size, int aead);
+
 /* The RSA algorithms (rsa_keymgmt.c, rsa_signature.c). */
 extern const OSSL_DISPATCH crisp_rsa_keymgmt_functions[];
 extern const OSSL_DISPATCH crisp_rsa_signature_functions[];
