@@ -196,14 +196,21 @@ class Oracle:
                 writer = threading.Thread(target=write_fifo_when_read,
                                           args=(os.path.join(directory, fifo[0]), fifo[1], time.monotonic() + 20))
                 writer.start()
-            process = subprocess.Popen(command, cwd=directory, env=environment,
-                                       stdin=subprocess.PIPE if pipe is not None else input_file, stdout=stdout,
-                                       stderr=out if joined else err,
-                                       preexec_fn=prepare if closed or inherited or nofile is not None else None,
-                                       close_fds=not inherited)
             try:
-                process.communicate(pipe, timeout=timeout)
-                status = status_of(process.returncode)
+                process = subprocess.Popen(command, cwd=directory, env=environment,
+                                           stdin=subprocess.PIPE if pipe is not None else input_file,
+                                           stdout=stdout, stderr=out if joined else err,
+                                           preexec_fn=prepare if closed or inherited or nofile is not None else None,
+                                           close_fds=not inherited)
+            except OSError as error:
+                # What a shell reports when it cannot start the program.
+                process = None
+                (out if joined else err).write(f"{command[0]}: {error.strerror}\n".encode())
+                status = 127 if isinstance(error, FileNotFoundError) else 126
+            try:
+                if process is not None:
+                    process.communicate(pipe, timeout=timeout)
+                    status = status_of(process.returncode)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

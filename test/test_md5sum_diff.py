@@ -224,8 +224,11 @@ os.chdir(tree)
 # stderr is not buffered) before the second line is written.
 def slow_list():
     with open(work + "/slow.err", "w+b") as err:
-        process = subprocess.Popen(md5sum_harness.wrapper() + [crisp_binary, "md5sum", "-c"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            process = subprocess.Popen(md5sum_harness.wrapper() + [crisp_binary, "md5sum", "-c"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=err)
+        except OSError:
+            return False
         reported = False
         try:
             process.stdin.write(zeros + b"  no-such-file\n")

@@ -44,7 +44,11 @@ def crisp_growing(files, *arguments):
         environment["LD_PRELOAD"] = shim
     sanitizer = os.environ.get("ASAN_OPTIONS")
     environment["ASAN_OPTIONS"] = (sanitizer + ":" if sanitizer else "") + "verify_asan_link_order=0"
-    result = subprocess.run(emulator + [crisp_binary, *arguments], env=environment, stdout=subprocess.PIPE)
+    try:
+        result = subprocess.run(emulator + [crisp_binary, *arguments], env=environment, stdout=subprocess.PIPE)
+    except OSError as error:
+        print(f"{(emulator + [crisp_binary])[0]}: {error.strerror}", file=sys.stderr)
+        return 127 if isinstance(error, FileNotFoundError) else 126, b""
     return md5sum_harness.status_of(result.returncode), result.stdout
 
 
