@@ -1,4 +1,4 @@
-/* test/grow_on_read.c - an LD_PRELOAD shim for test_md5sum_growing.sh: makes
+/* test/grow_on_read.c - an LD_PRELOAD shim for test_md5sum_growing.py: makes
  * a file grow while a program reads it, at a moment fixed by the reads
  * themselves, so the test cannot depend on timing.
  *

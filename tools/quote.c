@@ -8,7 +8,7 @@
  * goes in double quotes instead: "it's". Same rules as gnulib's quotearg
  * in shell_escape_quoting_style with the colon quoted, which coreutils'
  * quotef() uses; written from its documented behaviour and checked against
- * coreutils by test/test_md5sum_diff.sh. */
+ * coreutils by test/test_md5sum_diff.py. */
 #include "quote.h"
 
 #include <ctype.h>
