@@ -13,6 +13,7 @@ native_packages=(
   meson ninja-build pkg-config gcc
   libcpu-features-dev libcmocka-dev
   libssl-dev libsodium-dev libgmp-dev # benchmark peers and cross-checks
+  openssl # the openssl command, in the provider's TLS test
   cmake man-db groff-base # the consumer projects and the man page checks (scripts/check_install.py, check_man.py)
   valgrind qemu-user clang libclang-rt-14-dev
   clang-format # the format check (.clang-format; the version Debian 12 ships)
