@@ -299,6 +299,8 @@ typedef struct rsa_generation {
   crisp_provider *provider;
   size_t bits;
   BIGNUM *e;
+  OSSL_CALLBACK *callback; /* the caller's progress callback, or NULL */
+  void *callback_arg;
 } rsa_generation;
 
 static int rsa_gen_set_params(void *generation_data, const OSSL_PARAM params[]) {
@@ -377,14 +379,29 @@ static int import_generated(const OSSL_PARAM params[], void *keydata) {
   return rsa_import(keydata, OSSL_KEYMGMT_SELECT_KEYPAIR, params);
 }
 
+/* Passes the generating provider's progress on to the caller's callback,
+ * whose 0 stops the generation. */
+static int relay_progress(EVP_PKEY_CTX *context) {
+  rsa_generation *generation = EVP_PKEY_CTX_get_app_data(context);
+  if (!generation->callback) return 1;
+  int potential = EVP_PKEY_CTX_get_keygen_info(context, 0),
+      iteration = EVP_PKEY_CTX_get_keygen_info(context, 1);
+  OSSL_PARAM progress[] = {
+      OSSL_PARAM_int(OSSL_GEN_PARAM_POTENTIAL, &potential),
+      OSSL_PARAM_int(OSSL_GEN_PARAM_ITERATION, &iteration),
+      OSSL_PARAM_END,
+  };
+  return generation->callback(progress, generation->callback_arg);
+}
+
 /* Generates in the child library context with crisp excluded (crisp does
  * not generate primes, and fetching itself would recurse), then imports
  * the key; the intermediate key is freed, which wipes it. */
 static void *rsa_gen(void *generation_data, OSSL_CALLBACK *callback, void *callback_arg) {
   rsa_generation *generation = generation_data;
-  (void)callback;
-  (void)callback_arg;
   if (!generation) return NULL;
+  generation->callback = callback;
+  generation->callback_arg = callback_arg;
   crisp_provider *provider = generation->provider;
   EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(provider->libctx, "RSA", "provider!=crisp");
   if (!context) {
@@ -393,6 +410,8 @@ static void *rsa_gen(void *generation_data, OSSL_CALLBACK *callback, void *callb
     return NULL;
   }
   EVP_PKEY *generated = NULL;
+  EVP_PKEY_CTX_set_app_data(context, generation);
+  EVP_PKEY_CTX_set_cb(context, relay_progress);
   int ok = EVP_PKEY_keygen_init(context) > 0 &&
            EVP_PKEY_CTX_set_rsa_keygen_bits(context, (int)generation->bits) > 0 &&
            (!generation->e || EVP_PKEY_CTX_set1_rsa_keygen_pubexp(context, generation->e) > 0) &&
