@@ -1,12 +1,15 @@
 /* provider/rsa_keymgmt.c - the RSA key manager: imports the keys other
  * providers make (n, e, d and the two-prime CRT components), exports them
- * back, and answers the size questions EVP asks. It does not generate
- * keys, and it rejects multi-prime keys: crisp_bn_mod_exp_crt takes two
- * primes. */
+ * back, and answers the size questions EVP asks. Key generation is
+ * delegated to the other providers loaded (crisp does not generate
+ * primes) and the result imported. Multi-prime keys are rejected:
+ * crisp_bn_mod_exp_crt takes two primes. */
 #include <string.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
 #include <openssl/param_build.h>
 #include <openssl/params.h>
 
@@ -289,6 +292,146 @@ static int rsa_validate(const void *keydata, int selection, int checktype) {
   return ok;
 }
 
+/* ---- key generation, delegated ------------------------------------------- */
+
+/* What a generation was asked for; e NULL means the usual 65537. */
+typedef struct rsa_generation {
+  crisp_provider *provider;
+  size_t bits;
+  BIGNUM *e;
+  OSSL_CALLBACK *callback; /* the caller's progress callback, or NULL */
+  void *callback_arg;
+} rsa_generation;
+
+static int rsa_gen_set_params(void *generation_data, const OSSL_PARAM params[]) {
+  rsa_generation *generation = generation_data;
+  const OSSL_PARAM *p;
+  if (!generation) return 0;
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_BITS))) {
+    size_t bits;
+    if (!OSSL_PARAM_get_size_t(p, &bits) || bits < CRISP_RSA_MIN_BITS || bits > CRISP_RSA_MAX_BITS) {
+      CRISP_PROV_RAISE(generation->provider, CRISP_PROV_R_BAD_PARAMETER,
+                       "RSA key generation: crisp takes moduli of %d to %d bits", CRISP_RSA_MIN_BITS,
+                       CRISP_RSA_MAX_BITS);
+      return 0;
+    }
+    generation->bits = bits;
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_PRIMES))) {
+    size_t primes;
+    if (!OSSL_PARAM_get_size_t(p, &primes) || primes != 2) {
+      CRISP_PROV_RAISE(generation->provider, CRISP_PROV_R_BAD_PARAMETER,
+                       "multi-prime RSA key generation is not supported: crisp signs with two primes");
+      return 0;
+    }
+  }
+  if ((p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_E))) {
+    BIGNUM *e = NULL;
+    if (!OSSL_PARAM_get_BN(p, &e)) {
+      CRISP_PROV_RAISE(generation->provider, CRISP_PROV_R_BAD_PARAMETER, "RSA public exponent unreadable");
+      return 0;
+    }
+    BN_free(generation->e);
+    generation->e = e;
+  }
+  return 1;
+}
+
+static const OSSL_PARAM *rsa_gen_settable_params(void *generation_data, void *provctx) {
+  (void)generation_data;
+  (void)provctx;
+  static const OSSL_PARAM settable[] = {
+      OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_BITS, NULL),
+      OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, NULL),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+      OSSL_PARAM_END,
+  };
+  return settable;
+}
+
+static void rsa_gen_cleanup(void *generation_data) {
+  rsa_generation *generation = generation_data;
+  if (!generation) return;
+  BN_free(generation->e);
+  OPENSSL_free(generation);
+}
+
+static void *rsa_gen_init(void *provctx, int selection, const OSSL_PARAM params[]) {
+  (void)selection;
+  rsa_generation *generation = OPENSSL_zalloc(sizeof *generation);
+  if (!generation) {
+    CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
+    return NULL;
+  }
+  generation->provider = provctx;
+  generation->bits = 2048;
+  if (!rsa_gen_set_params(generation, params)) {
+    rsa_gen_cleanup(generation);
+    return NULL;
+  }
+  return generation;
+}
+
+/* EVP_PKEY_export's callback: the generated components go through the
+ * same import as any other provider's key. The exporter owns and wipes
+ * the parameters. */
+static int import_generated(const OSSL_PARAM params[], void *keydata) {
+  return rsa_import(keydata, OSSL_KEYMGMT_SELECT_KEYPAIR, params);
+}
+
+/* Passes the generating provider's progress on to the caller's callback,
+ * whose 0 stops the generation. */
+static int relay_progress(EVP_PKEY_CTX *context) {
+  rsa_generation *generation = EVP_PKEY_CTX_get_app_data(context);
+  if (!generation->callback) return 1;
+  int potential = EVP_PKEY_CTX_get_keygen_info(context, 0),
+      iteration = EVP_PKEY_CTX_get_keygen_info(context, 1);
+  OSSL_PARAM progress[] = {
+      OSSL_PARAM_int(OSSL_GEN_PARAM_POTENTIAL, &potential),
+      OSSL_PARAM_int(OSSL_GEN_PARAM_ITERATION, &iteration),
+      OSSL_PARAM_END,
+  };
+  return generation->callback(progress, generation->callback_arg);
+}
+
+/* Generates in the child library context with crisp excluded (crisp does
+ * not generate primes, and fetching itself would recurse), then imports
+ * the key; the intermediate key is freed, which wipes it. */
+static void *rsa_gen(void *generation_data, OSSL_CALLBACK *callback, void *callback_arg) {
+  rsa_generation *generation = generation_data;
+  if (!generation) return NULL;
+  generation->callback = callback;
+  generation->callback_arg = callback_arg;
+  crisp_provider *provider = generation->provider;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(provider->libctx, "RSA", "provider!=crisp");
+  if (!context) {
+    CRISP_PROV_RAISE(provider, CRISP_PROV_R_BAD_PARAMETER,
+                     "RSA key generation needs another provider (default or fips) loaded beside crisp");
+    return NULL;
+  }
+  EVP_PKEY *generated = NULL;
+  EVP_PKEY_CTX_set_app_data(context, generation);
+  EVP_PKEY_CTX_set_cb(context, relay_progress);
+  int ok = EVP_PKEY_keygen_init(context) > 0 &&
+           EVP_PKEY_CTX_set_rsa_keygen_bits(context, (int)generation->bits) > 0 &&
+           (!generation->e || EVP_PKEY_CTX_set1_rsa_keygen_pubexp(context, generation->e) > 0) &&
+           EVP_PKEY_generate(context, &generated) > 0;
+  EVP_PKEY_CTX_free(context);
+  if (!ok) {
+    CRISP_PROV_RAISE(provider, CRISP_PROV_R_BAD_PARAMETER,
+                     "RSA key generation by the other providers failed");
+    EVP_PKEY_free(generated);
+    return NULL;
+  }
+  crisp_rsa_key *key = rsa_new(provider);
+  if (key && EVP_PKEY_export(generated, EVP_PKEY_KEYPAIR, import_generated, key) <= 0) {
+    rsa_free(key);
+    key = NULL;
+  }
+  EVP_PKEY_free(generated);
+  return key;
+}
+
 const OSSL_DISPATCH crisp_rsa_keymgmt_functions[] = {
     {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))rsa_new},
     {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))rsa_free},
@@ -301,5 +444,10 @@ const OSSL_DISPATCH crisp_rsa_keymgmt_functions[] = {
     {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))rsa_key_types},
     {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))rsa_get_params},
     {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))rsa_gettable_params},
+    {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))rsa_gen_init},
+    {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))rsa_gen_set_params},
+    {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))rsa_gen_settable_params},
+    {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))rsa_gen},
+    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))rsa_gen_cleanup},
     {0, NULL},
 };
