@@ -107,13 +107,13 @@ describe_stage() {
     mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/mutate.py --check; no build)" ;;
     format) echo "every C file as clang-format 14 would write it (.clang-format; no build)" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
-    cet) echo "meson test built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.py)" ;;
+    cet) echo "the quick suite built with -fcf-protection=full; every .S object CET-clean (scripts/check_cet.py)" ;;
     qemu64) echo "meson test under qemu-x86_64 -cpu qemu64 (SSE2 only)" ;;
     haswell) echo "meson test under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512)" ;;
     dispatch-emulated) echo "crisp info on emulated CPUs: lower levels, CRYPTO_FORCE fallback" ;;
     arm64-build) echo "arm64 cross build ($arm64_dir)" ;;
     arm64) echo "meson test of the arm64 build under qemu-aarch64" ;;
-    arm64-max) echo "meson test of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
+    arm64-max) echo "the quick suite of the arm64 build under qemu-aarch64 -cpu max (SVE)" ;;
     mutate) echo "opt-in: each bug in test/mutants/ planted in turn, a test must fail (scripts/mutate.py)" ;;
     abi) echo "exported symbols and public sizes against scripts/abi/baseline.txt" ;;
     man) echo "crisp(1) and crisp(3) render without warnings and cover every command and function" ;;
@@ -172,7 +172,7 @@ stage_install() {
 stage_cet() {
   local dir=$build_prefix-cet
   build_dir "$dir" -- -Dc_args=-fcf-protection=full
-  run_meson_test "$dir"
+  run_meson_test "$dir" --suite quick
   python3 "$root/scripts/check_cet.py" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
 
@@ -245,7 +245,7 @@ stage_arm64() {
 }
 
 stage_arm64-max() {
-  QEMU_CPU=max CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir"
+  QEMU_CPU=max CRISP_TEST_SCALE=${CRISP_TEST_SCALE:-$emulated_scale} run_meson_test "$arm64_dir" --suite quick
 }
 
 # Stages that need another stage to have passed first.
