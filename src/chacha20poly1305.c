@@ -481,16 +481,31 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
 
 /* The layout behind crisp_chacha20_poly1305_ctx: a 256-byte header, then a
  * Poly1305 context (which keeps its own implementation). 8-byte alignment
- * only, as for crisp_poly1305_ctx. */
+ * only, as for crisp_poly1305_ctx.
+ *
+ * The Poly1305 key block may wait for the first update (key_pending): with
+ * a keyed ChaCha20 entry it then comes beside the message's first blocks
+ * in one pass, where alone it would cost a scalar block of its own, about
+ * as much as a group of 16 in a short record. The AD waits with it, in
+ * held_ad, so only an AD that fits there defers the key. An open in place
+ * cannot take that pass: Poly1305 must read the ciphertext before the
+ * plaintext overwrites it, and the key comes out of the same pass. */
 #define STREAM_HEADER 256
+#define HELD_AD_MAX 64
 typedef struct stream_frontend {
-  const crisp_chacha20_impl *chacha;
-  uint32_t direction; /* CRISP_AEAD_SEAL or _OPEN; 0 when unusable */
-  uint32_t state[16]; /* counter of the next keystream block in state[12] */
-  uint64_t ad_len, ct_len;
-  uint8_t keystream[64]; /* the current block's keystream, from keystream_used on unused */
-  size_t keystream_used;
-  unsigned char unused[STREAM_HEADER - 2 * sizeof(void *) - 16 * 4 - 2 * 8 - 64 - sizeof(size_t)];
+  union {
+    struct {
+      const crisp_chacha20_impl *chacha;
+      uint32_t direction;   /* CRISP_AEAD_SEAL or _OPEN; 0 when unusable */
+      uint32_t key_pending; /* no key block yet: block 0 and held_ad wait */
+      uint32_t state[16];   /* counter of the next keystream block in state[12] */
+      uint64_t ad_len, ct_len;
+      uint8_t keystream[64]; /* the current block's keystream, from keystream_used on unused */
+      size_t keystream_used;
+      uint8_t held_ad[HELD_AD_MAX]; /* the AD, ad_len bytes, while key_pending */
+    };
+    unsigned char header[STREAM_HEADER];
+  };
   crisp_poly1305_ctx mac;
 } stream_frontend;
 
@@ -501,23 +516,62 @@ static_assert(_Alignof(stream_frontend) <= _Alignof(crisp_chacha20_poly1305_ctx)
 
 static const uint8_t zeros[MAC_BLOCK];
 
+/* The MAC keyed with key_block, then the AD and its padding. */
+static void stream_mac_begin(stream_frontend *f, const uint8_t key_block[64], const uint8_t *ad) {
+  crisp_poly1305_init_unscrubbed(&f->mac, key_block);
+  if (f->ad_len) crisp_poly1305_update_unscrubbed(&f->mac, ad, (size_t)f->ad_len);
+  if (f->ad_len % MAC_BLOCK)
+    crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - (size_t)(f->ad_len % MAC_BLOCK));
+}
+
+/* Block 0 alone as the MAC's key; state[12] is 0 on entry, 1 on return. */
+static void stream_key_alone(stream_frontend *f, const uint8_t *ad) {
+  uint8_t block0[64] = {0};
+  f->chacha->xor_stream(block0, block0, sizeof block0, f->state);
+  f->state[12] = 1;
+  stream_mac_begin(f, block0, ad);
+  crisp_wipe(block0, sizeof block0);
+}
+
 static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
                         const uint32_t state[16], const uint8_t *ad, size_t ad_len) {
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   crisp_wipe(f, STREAM_HEADER);
   f->chacha = crisp_active_chacha20();
   memcpy(f->state, state, sizeof f->state);
-  uint8_t block0[64] = {0};
-  f->chacha->xor_stream(block0, block0, sizeof block0, f->state);
-  crisp_poly1305_init_unscrubbed(&f->mac, block0);
-  crisp_wipe(block0, sizeof block0);
-  f->state[12] = 1;
   f->keystream_used = sizeof f->keystream;
   f->ad_len = ad_len;
-  if (ad_len) crisp_poly1305_update_unscrubbed(&f->mac, ad, ad_len);
-  if (ad_len % MAC_BLOCK) crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - ad_len % MAC_BLOCK);
+  if (f->chacha->keyed_stream && ad_len <= HELD_AD_MAX) {
+    if (ad_len) memcpy(f->held_ad, ad, ad_len);
+    f->key_pending = 1;
+  } else {
+    stream_key_alone(f, ad);
+  }
   f->direction = (uint32_t)direction;
   return CRISP_OK;
+}
+
+/* The waiting key block: beside the first whole blocks of in (at most the
+ * keyed entry's bound), MACed as they are written, where the pass may
+ * take them; else alone. Returns how many bytes of in are done. */
+static size_t stream_key_now(stream_frontend *f, uint8_t *out, const uint8_t *in, size_t len) {
+  f->key_pending = 0;
+  size_t prefix = len / 64 * 64;
+  if (prefix > f->chacha->keyed_max) prefix = f->chacha->keyed_max;
+  if (prefix > KEYED_MAX) prefix = KEYED_MAX;
+  if (prefix == 0 || (f->direction == CRISP_AEAD_OPEN && out == in)) {
+    stream_key_alone(f, f->held_ad);
+    crisp_wipe(f->held_ad, sizeof f->held_ad);
+    return 0;
+  }
+  uint8_t key_block[64];
+  f->chacha->keyed_stream(key_block, out, in, prefix, f->state);
+  f->state[12] = 1 + (uint32_t)(prefix / 64);
+  stream_mac_begin(f, key_block, f->held_ad);
+  crisp_wipe(key_block, sizeof key_block);
+  crisp_wipe(f->held_ad, sizeof f->held_ad);
+  crisp_poly1305_update_unscrubbed(&f->mac, f->direction == CRISP_AEAD_SEAL ? out : in, prefix);
+  return prefix;
 }
 
 static int stream_init_checks(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction direction,
@@ -585,6 +639,10 @@ static __attribute__((noinline)) int stream_update(crisp_chacha20_poly1305_ctx *
   if (shares_bytes(out, len, ctx, sizeof *ctx) || shares_bytes(in, len, ctx, sizeof *ctx))
     return CRISP_E_INVALID;
   f->ct_len += len;
+  if (f->key_pending) {
+    const size_t keyed = stream_key_now(f, out, in, len);
+    out += keyed, in += keyed, len -= keyed;
+  }
   for (size_t done = 0; done < len; done += CHUNK) {
     const size_t n = len - done < CHUNK ? len - done : CHUNK;
     if (f->direction == CRISP_AEAD_OPEN) crisp_poly1305_update_unscrubbed(&f->mac, in + done, n);
@@ -596,6 +654,7 @@ static __attribute__((noinline)) int stream_update(crisp_chacha20_poly1305_ctx *
 
 /* Pads the ciphertext, adds the lengths, writes the tag, wipes the context. */
 static void stream_tag(stream_frontend *f, uint8_t tag[16]) {
+  if (f->key_pending) stream_key_now(f, NULL, NULL, 0);
   if (f->ct_len % MAC_BLOCK)
     crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - f->ct_len % MAC_BLOCK);
   uint8_t lengths[MAC_BLOCK];
