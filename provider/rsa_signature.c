@@ -23,7 +23,7 @@
 #endif
 
 typedef struct rsa_signature {
-  const crisp_provider *provider;
+  crisp_provider *provider;
   const crisp_rsa_key *key; /* owned by the EVP_PKEY, which outlives this */
   int padding;              /* RSA_PKCS1_PADDING or RSA_PKCS1_PSS_PADDING */
   EVP_MD *md;               /* NULL: PKCS#1 signs the input as it is, PSS uses SHA-1 */
@@ -305,6 +305,7 @@ static int verify_init(void *ctx, void *keydata, const OSSL_PARAM params[]) {
 static int private_operation(const rsa_signature *context, unsigned char *signature,
                              const unsigned char *em) {
   const crisp_rsa_key *key = context->key;
+  crisp_provider_count(context->provider, CRISP_PROV_CALLS_RSA_SIGN);
   size_t limbs = key->limbs;
   crisp_limb *scratch = OPENSSL_zalloc(3 * limbs * sizeof *scratch);
   if (!scratch) {
@@ -338,6 +339,7 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
 /* em[0..k) = signature^e mod n; 0 when the signature is not below n. */
 static int public_operation(const rsa_signature *context, unsigned char *em, const unsigned char *signature) {
   const crisp_rsa_key *key = context->key;
+  crisp_provider_count(context->provider, CRISP_PROV_CALLS_RSA_VERIFY);
   size_t limbs = key->limbs;
   crisp_limb *scratch = OPENSSL_zalloc(2 * limbs * sizeof *scratch);
   if (!scratch) {
