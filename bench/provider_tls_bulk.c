@@ -38,7 +38,10 @@ static double one_transfer(OSSL_LIB_CTX *libctx, int tls13, const char *cert, co
                            long long bytes, double *per_cpu) {
   static const unsigned char zeros[CHUNK];
   SSL_CTX *client = SSL_CTX_new_ex(libctx, NULL, TLS_client_method());
-  tls_loopback_server server = {tls_loopback_server_context(libctx, tls13, cert, key), -1, zeros, bytes, 0};
+  tls_loopback_server server = {.context = tls_loopback_server_context(libctx, tls13, cert, key),
+                                .listener = -1,
+                                .chunk = zeros,
+                                .bytes = bytes};
   double rate = 0;
   SSL *ssl = NULL;
   int fd = -1, started = 0;

@@ -85,7 +85,7 @@ static int receive(SSL *ssl, const unsigned char *chunk) {
  * and cipher. */
 static int transfer(side *server_side, side *client_side, int tls13, const char *cert, const char *key) {
   unsigned char chunk[TLS_LOOPBACK_CHUNK];
-  tls_loopback_server server = {NULL, -1, chunk, TRANSFER_BYTES, 0};
+  tls_loopback_server server = {.listener = -1, .chunk = chunk, .bytes = TRANSFER_BYTES};
   SSL_CTX *client = NULL;
   SSL *ssl = NULL;
   int fd = -1, started = 0, ok = 0;
