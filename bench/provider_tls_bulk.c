@@ -11,29 +11,20 @@
  * is the record layer's: sealing, opening and the socket.
  * Usage: provider_tls_bulk PROVIDER_DIR CERT KEY [MIB [ROUNDS]] */
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
-#include <openssl/params.h>
 #include <openssl/provider.h>
 #include <openssl/ssl.h>
 
-enum { CHUNK = 16384 };
+#include "tls_loopback.h"
 
-typedef struct transfer {
-  SSL_CTX *server_context;
-  int listener;
-  long long bytes;
-  int ok;
-} transfer;
+enum { CHUNK = TLS_LOOPBACK_CHUNK };
 
 static double seconds(clockid_t clock) {
   struct timespec t;
@@ -41,51 +32,26 @@ static double seconds(clockid_t clock) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void *serve(void *argument) {
-  transfer *t = argument;
-  static unsigned char data[CHUNK];
-  const int fd = accept(t->listener, NULL, NULL);
-  SSL *ssl = fd >= 0 ? SSL_new(t->server_context) : NULL;
-  t->ok = ssl && SSL_set_fd(ssl, fd) && SSL_accept(ssl) == 1;
-  for (long long sent = 0; t->ok && sent < t->bytes; sent += CHUNK)
-    t->ok = SSL_write(ssl, data, CHUNK) == CHUNK;
-  if (ssl) SSL_shutdown(ssl), SSL_free(ssl);
-  if (fd >= 0) close(fd);
-  return NULL;
-}
-
 /* MB/s of one transfer on `libctx` by the wall clock, or 0 on a failure;
  * *per_cpu: MB per CPU second. */
 static double one_transfer(OSSL_LIB_CTX *libctx, int tls13, const char *cert, const char *key,
                            long long bytes, double *per_cpu) {
-  SSL_CTX *server = SSL_CTX_new_ex(libctx, NULL, TLS_server_method());
+  static const unsigned char zeros[CHUNK];
   SSL_CTX *client = SSL_CTX_new_ex(libctx, NULL, TLS_client_method());
-  const int version = tls13 ? TLS1_3_VERSION : TLS1_2_VERSION;
+  tls_loopback_server server = {.context = tls_loopback_server_context(libctx, tls13, cert, key),
+                                .listener = -1,
+                                .chunk = zeros,
+                                .bytes = bytes};
   double rate = 0;
   SSL *ssl = NULL;
-  int fd = -1, listener = -1, joined = 1;
-  pthread_t thread;
-  transfer t = {server, -1, bytes, 0};
-  if (!server || !client || SSL_CTX_use_certificate_file(server, cert, SSL_FILETYPE_PEM) != 1 ||
-      SSL_CTX_use_PrivateKey_file(server, key, SSL_FILETYPE_PEM) != 1)
+  int fd = -1, started = 0;
+  struct sockaddr_in address;
+  if (!server.context || !client || !tls_loopback_configure(client, tls13) ||
+      (server.listener = tls_loopback_listen(&address)) < 0 ||
+      !(started = tls_loopback_server_start(&server)))
     goto done;
-  for (SSL_CTX **c = (SSL_CTX *[]){server, client, NULL}; *c; c++)
-    if (!SSL_CTX_set_min_proto_version(*c, version) || !SSL_CTX_set_max_proto_version(*c, version) ||
-        !(tls13 ? SSL_CTX_set_ciphersuites(*c, "TLS_CHACHA20_POLY1305_SHA256")
-                : SSL_CTX_set_cipher_list(*c, "ECDHE-RSA-CHACHA20-POLY1305")))
-      goto done;
-  struct sockaddr_in address = {.sin_family = AF_INET};
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if ((listener = socket(AF_INET, SOCK_STREAM, 0)) < 0 ||
-      bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, 1) != 0 ||
-      getsockname(listener, (struct sockaddr *)&address, &length) != 0)
-    goto done;
-  t.listener = listener;
-  if (pthread_create(&thread, NULL, serve, &t) != 0) goto done;
-  joined = 0;
-  if ((fd = socket(AF_INET, SOCK_STREAM, 0)) < 0 || connect(fd, (struct sockaddr *)&address, length) != 0 ||
-      !(ssl = SSL_new(client)) || !SSL_set_fd(ssl, fd) || SSL_connect(ssl) != 1)
+  if ((fd = tls_loopback_connect(ntohs(address.sin_port), 0)) < 0 || !(ssl = SSL_new(client)) ||
+      !SSL_set_fd(ssl, fd) || SSL_connect(ssl) != 1)
     goto done;
   static unsigned char buffer[CHUNK];
   long long received = 0;
@@ -97,13 +63,9 @@ static double one_transfer(OSSL_LIB_CTX *libctx, int tls13, const char *cert, co
 done:
   if (ssl) SSL_free(ssl);
   if (fd >= 0) close(fd);
-  if (!joined) {
-    if (rate == 0) shutdown(listener, SHUT_RDWR);
-    pthread_join(thread, NULL);
-    if (!t.ok) rate = 0;
-  }
-  if (listener >= 0) close(listener);
-  SSL_CTX_free(server);
+  if (started && !tls_loopback_server_join(&server, rate == 0)) rate = 0;
+  if (server.listener >= 0) close(server.listener);
+  SSL_CTX_free(server.context);
   SSL_CTX_free(client);
   if (rate == 0) ERR_print_errors_fp(stderr);
   return rate;
@@ -149,8 +111,8 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   uint64_t calls = 0;
-  OSSL_PARAM params[] = {OSSL_PARAM_uint64("crisp.calls.chacha20-poly1305", &calls), OSSL_PARAM_END};
-  if (!OSSL_PROVIDER_get_params(crisp, params) || calls < (uint64_t)(bytes / CHUNK)) {
+  if (!tls_loopback_counter(crisp, "crisp.calls.chacha20-poly1305", &calls) ||
+      calls < (uint64_t)(bytes / CHUNK)) {
     fprintf(stderr, "provider_tls_bulk: crisp's ChaCha20-Poly1305 counter did not move\n");
     return 1;
   }

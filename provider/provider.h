@@ -20,7 +20,7 @@ typedef struct crisp_provider {
   OSSL_FUNC_core_vset_error_fn *vset_error;
   /* Calls into crisp's kernels by algorithm (CRISP_PROV_CALLS_*), read as
    * the gettable parameters "crisp.calls.NAME": proof that crisp ran. */
-  unsigned long long calls[4];
+  unsigned long long calls[6];
 } crisp_provider;
 
 /* The counters of crisp_provider.calls; their parameter names are in
@@ -30,6 +30,8 @@ enum {
   CRISP_PROV_CALLS_POLY1305,
   CRISP_PROV_CALLS_CHACHA20,
   CRISP_PROV_CALLS_CHACHA20_POLY1305,
+  CRISP_PROV_CALLS_RSA_SIGN,   /* private operations (crisp_bn_mod_exp_crt) */
+  CRISP_PROV_CALLS_RSA_VERIFY, /* public operations */
   CRISP_PROV_CALLS_COUNT
 };
 

@@ -87,6 +87,65 @@ size_t crisp_rsa_pkcs1_algorithm_id(const EVP_MD *md, unsigned char *out) {
   return sizeof head + 3;
 }
 
+/* out = tag, length, content; every length here is below 128, so the
+ * short form. Returns what was written. */
+static size_t der_wrap(unsigned char *out, unsigned char tag, const unsigned char *content, size_t length) {
+  out[0] = tag;
+  out[1] = (unsigned char)length;
+  memmove(out + 2, content, length);
+  return 2 + length;
+}
+
+/* AlgorithmIdentifier { OID, NULL }: RFC 4055's sha1Identifier,
+ * sha256Identifier and the others carry NULL parameters. */
+static size_t hash_algorithm_id(const digest_oid *oid, unsigned char *out) {
+  unsigned char content[2 + sizeof oid->bytes + 2];
+  size_t length = der_wrap(content, 0x06, oid->bytes, oid->length);
+  content[length++] = 0x05;
+  content[length++] = 0x00;
+  return der_wrap(out, 0x30, content, length);
+}
+
+size_t crisp_rsa_pss_algorithm_id(const EVP_MD *md, const EVP_MD *mgf1, size_t salt_length,
+                                  unsigned char *out) {
+  /* id-RSASSA-PSS 1.2.840.113549.1.1.10 and id-mgf1 1.2.840.113549.1.1.8 */
+  static const unsigned char pss_oid[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a};
+  static const unsigned char mgf1_oid[] = {0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08};
+  enum { DEFAULT_SALT_LENGTH = 20, SALT_LENGTH_MAX = 0xffff };
+  const digest_oid *hash = find_oid(md), *mask = find_oid(mgf1);
+  if (!hash || !mask || salt_length > SALT_LENGTH_MAX) return 0;
+  unsigned char parameters[CRISP_RSA_PSS_ALGORITHM_ID_SIZE], field[CRISP_RSA_PSS_ALGORITHM_ID_SIZE],
+      inner[CRISP_RSA_PSS_ALGORITHM_ID_SIZE];
+  size_t length = 0;
+  /* RSASSA-PSS-params ::= SEQUENCE { [0] hashAlgorithm, [1]
+   * maskGenAlgorithm, [2] saltLength, [3] trailerField }, each EXPLICIT
+   * and each absent when it equals its DEFAULT. */
+  if (!EVP_MD_is_a(md, "SHA1")) {
+    size_t n = hash_algorithm_id(hash, inner);
+    length += der_wrap(parameters + length, 0xa0, inner, n);
+  }
+  if (!EVP_MD_is_a(mgf1, "SHA1")) {
+    size_t n = der_wrap(inner, 0x06, mgf1_oid, sizeof mgf1_oid);
+    n += hash_algorithm_id(mask, inner + n);
+    n = der_wrap(field, 0x30, inner, n);
+    length += der_wrap(parameters + length, 0xa1, field, n);
+  }
+  if (salt_length != DEFAULT_SALT_LENGTH) {
+    /* INTEGER: big-endian, fewest bytes, a leading zero byte when the top
+     * bit would otherwise be set. */
+    unsigned char integer[3];
+    size_t n = 0;
+    if (salt_length > 0x7fff) integer[n++] = (unsigned char)(salt_length >> 16);
+    if (salt_length > 0x7f) integer[n++] = (unsigned char)(salt_length >> 8);
+    integer[n++] = (unsigned char)salt_length;
+    n = der_wrap(field, 0x02, integer, n);
+    length += der_wrap(parameters + length, 0xa2, field, n);
+  }
+  size_t n = der_wrap(inner, 0x06, pss_oid, sizeof pss_oid);
+  n += der_wrap(inner + n, 0x30, parameters, length);
+  return der_wrap(out, 0x30, inner, n);
+}
+
 int crisp_rsa_pkcs1_encode(unsigned char *em, size_t em_length, const EVP_MD *md, const unsigned char *hash,
                            size_t hash_length) {
   unsigned char prefix[DIGEST_INFO_MAX_PREFIX];

@@ -20,6 +20,15 @@ int crisp_rsa_pkcs1_encode(unsigned char *em, size_t em_length, const EVP_MD *md
 enum { CRISP_RSA_ALGORITHM_ID_SIZE = 15 };
 size_t crisp_rsa_pkcs1_algorithm_id(const EVP_MD *md, unsigned char *out);
 
+/* The DER AlgorithmIdentifier of RSASSA-PSS (RFC 8017 appendix A.2.3,
+ * RFC 4055 section 3.1) with hash md, MGF1 over mgf1 and salt_length into
+ * out[0..CRISP_RSA_PSS_ALGORITHM_ID_SIZE): parameters equal to the defaults
+ * (SHA-1, MGF1 with SHA-1, 20, trailer field 1) are left out as DER wants;
+ * its length, or 0 when a digest has no OID here. */
+enum { CRISP_RSA_PSS_ALGORITHM_ID_SIZE = 80 };
+size_t crisp_rsa_pss_algorithm_id(const EVP_MD *md, const EVP_MD *mgf1, size_t salt_length,
+                                  unsigned char *out);
+
 /* Whether md has a DigestInfo encoding here (or needs none). */
 int crisp_rsa_pkcs1_digest_known(const EVP_MD *md);
 

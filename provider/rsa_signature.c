@@ -23,7 +23,7 @@
 #endif
 
 typedef struct rsa_signature {
-  const crisp_provider *provider;
+  crisp_provider *provider;
   const crisp_rsa_key *key; /* owned by the EVP_PKEY, which outlives this */
   int padding;              /* RSA_PKCS1_PADDING or RSA_PKCS1_PSS_PADDING */
   EVP_MD *md;               /* NULL: PKCS#1 signs the input as it is, PSS uses SHA-1 */
@@ -216,6 +216,21 @@ static const OSSL_PARAM *signature_settable_params(void *ctx, void *provctx) {
   return settable;
 }
 
+static long signing_salt(const rsa_signature *context, size_t hash_length);
+
+_Static_assert((int)CRISP_RSA_PSS_ALGORITHM_ID_SIZE >= (int)CRISP_RSA_ALGORITHM_ID_SIZE,
+               "one buffer holds either algorithm identifier");
+
+/* The PSS AlgorithmIdentifier of what this context signs with: the salt
+ * length resolved from the setting ("digest", "max", "auto") to the number
+ * the signature will use, as X.509 needs; 0 when there is none. */
+static size_t pss_algorithm_id(rsa_signature *context, unsigned char *out) {
+  const EVP_MD *md, *mgf1;
+  if (!context->key || !pss_digests(context, &md, &mgf1)) return 0;
+  long salt = signing_salt(context, (size_t)EVP_MD_get_size(md));
+  return salt < 0 ? 0 : crisp_rsa_pss_algorithm_id(md, mgf1, (size_t)salt, out);
+}
+
 static int signature_get_params(void *ctx, OSSL_PARAM params[]) {
   rsa_signature *context = ctx;
   OSSL_PARAM *p;
@@ -239,11 +254,10 @@ static int signature_get_params(void *ctx, OSSL_PARAM params[]) {
       p->data_type == OSSL_PARAM_INTEGER && !OSSL_PARAM_set_int(p, context->salt_length))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID))) {
-    /* PKCS#1 v1.5 only: a PSS identifier carries its parameters, and
-     * X.509 signing with PSS through crisp is not offered. */
-    unsigned char algorithm_id[CRISP_RSA_ALGORITHM_ID_SIZE];
-    size_t length =
-        context->padding == RSA_PKCS1_PADDING ? crisp_rsa_pkcs1_algorithm_id(context->md, algorithm_id) : 0;
+    unsigned char algorithm_id[CRISP_RSA_PSS_ALGORITHM_ID_SIZE];
+    size_t length = context->padding == RSA_PKCS1_PADDING
+                        ? crisp_rsa_pkcs1_algorithm_id(context->md, algorithm_id)
+                        : pss_algorithm_id(context, algorithm_id);
     if (length == 0) {
       CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_PARAMETER,
                        "no algorithm identifier for this padding and digest");
@@ -305,6 +319,7 @@ static int verify_init(void *ctx, void *keydata, const OSSL_PARAM params[]) {
 static int private_operation(const rsa_signature *context, unsigned char *signature,
                              const unsigned char *em) {
   const crisp_rsa_key *key = context->key;
+  crisp_provider_count(context->provider, CRISP_PROV_CALLS_RSA_SIGN);
   size_t limbs = key->limbs;
   crisp_limb *scratch = OPENSSL_zalloc(3 * limbs * sizeof *scratch);
   if (!scratch) {
@@ -338,6 +353,7 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
 /* em[0..k) = signature^e mod n; 0 when the signature is not below n. */
 static int public_operation(const rsa_signature *context, unsigned char *em, const unsigned char *signature) {
   const crisp_rsa_key *key = context->key;
+  crisp_provider_count(context->provider, CRISP_PROV_CALLS_RSA_VERIFY);
   size_t limbs = key->limbs;
   crisp_limb *scratch = OPENSSL_zalloc(2 * limbs * sizeof *scratch);
   if (!scratch) {

@@ -14,7 +14,15 @@ with crisp loaded but not preferred, and without crisp: both must fail, so
 the proof can fail. CRISP_TEST_WRAPPER (the emulated setups' qemu command)
 runs the programs that load crisp on the emulated CPU.
 
-Usage: test_provider_tls.py PROVIDER_DIR TLS_CLIENT OPENSSL
+The server side: tls_server_check runs a libssl server and client in one
+process, each with its own crisp instance, over both versions with the same
+certificate; the server's counters prove crisp sealed its records and made
+the handshake's RSA signature. It too must fail with crisp loaded but not
+preferred on the server, and without crisp. And openssl req signs an
+RSA-PSS CSR and certificate with crisp preferred, which the default
+provider alone verifies.
+
+Usage: test_provider_tls.py PROVIDER_DIR TLS_CLIENT OPENSSL TLS_SERVER_CHECK
 """
 import hashlib
 import os
@@ -103,6 +111,7 @@ def body_of(response):
 def main():
     provider_dir, tls_client = (os.path.abspath(path) for path in sys.argv[1:3])
     openssl = sys.argv[3]
+    tls_server_check = os.path.abspath(sys.argv[4])
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="crisp-tls-") as directory:
         config = os.path.join(directory, "openssl.cnf")
@@ -117,6 +126,22 @@ def main():
                     "-out", "cert.pem", "-days", "1", "-subj", "/CN=localhost"])
         if made.returncode != 0:
             sys.exit("FAIL  openssl req: " + made.stderr.decode(errors="replace"))
+        # X.509 with RSA-PSS: a CSR and a certificate signed with crisp
+        # preferred verify with the default provider alone.
+        plain_env = {key: value for key, value in os.environ.items() if key != "OPENSSL_CONF"}
+        for kind, extra, verify in (
+                ("CSR", ["-sha256", "-sigopt", "rsa_pss_saltlen:32", "-out", "pss.csr"],
+                 [openssl, "req", "-verify", "-noout", "-in", "pss.csr"]),
+                ("certificate", ["-x509", "-days", "1", "-sha384", "-sigopt", "rsa_pss_saltlen:max",
+                                 "-out", "pss.pem"],
+                 [openssl, "verify", "-check_ss_sig", "-CAfile", "pss.pem", "pss.pem"])):
+            signed = run(WRAPPER + [openssl, "req", "-new", "-key", "key.pem", "-subj", "/CN=crisp pss",
+                                    "-sigopt", "rsa_padding_mode:pss"] + extra)
+            checked = subprocess.run(verify, cwd=directory, env=plain_env, capture_output=True, timeout=TIMEOUT)
+            sys.stdout.write("".join(f"      | {line}\n" for line in
+                                     (signed.stderr + checked.stdout + checked.stderr).decode().splitlines()[:3]))
+            check(signed.returncode == 0 and checked.returncode == 0,
+                  f"openssl req: an RSA-PSS {kind} signed with crisp verifies without crisp")
         data = os.urandom(FILE_SIZE)
         with open(os.path.join(directory, "data.bin"), "wb") as out:
             out.write(data)
@@ -164,6 +189,22 @@ def main():
         finally:
             server.kill()
             server.wait()
+        for version in CASES:
+            got = run(WRAPPER + [tls_server_check, provider_dir, version, "cert.pem", "key.pem"])
+            sys.stdout.write("".join(f"      | {line}\n" for line in (got.stdout + got.stderr).decode().splitlines()))
+            check(got.returncode == 0, f"tls_server_check {version} with crisp: the server's counters moved "
+                  "(records sealed, handshake signed)")
+            for label, args, reasons in (
+                    ("crisp not preferred on the server",
+                     [provider_dir, version, "cert.pem", "key.pem", "?provider=default"],
+                     ["records were not sealed by crisp", "signature was not made by crisp"]),
+                    ("without crisp", ["-", version, "cert.pem", "key.pem"], ["crisp provider is not loaded"])):
+                got = run(WRAPPER + [tls_server_check] + args)
+                errors = got.stderr.decode()
+                sys.stdout.write("".join(f"      | {line}\n" for line in errors.splitlines()
+                                         if line.startswith("tls_server_check:")))
+                check(got.returncode == 1 and all(reason in errors for reason in reasons),
+                      f"tls_server_check {version} {label}: the counter check fails")
     print(f"{len(failures)} failed, {time.monotonic() - started:.2f} s")
     return 1 if failures else 0
 

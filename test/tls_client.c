@@ -10,22 +10,19 @@
  * alone; either run must fail (the test's proof that the check can fail).
  * Exit 0 when the transfer completed with ChaCha20-Poly1305 at the asked
  * version and the counter grew by at least one per record received. */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
-#include <openssl/params.h>
 #include <openssl/provider.h>
 #include <openssl/ssl.h>
 
-enum { RECORD_MAX = 16384, TIMEOUT_SECONDS = 20 };
+#include "tls_loopback.h"
+
+enum { RECORD_MAX = TLS_LOOPBACK_CHUNK, TIMEOUT_SECONDS = 20 };
 
 static int fail(const char *what) {
   fprintf(stderr, "tls_client: %s\n", what);
@@ -35,26 +32,10 @@ static int fail(const char *what) {
 
 /* The counter of the crisp provider's ChaCha20-Poly1305 calls. */
 static int read_counter(OSSL_PROVIDER *crisp, uint64_t *calls) {
-  OSSL_PARAM params[] = {OSSL_PARAM_uint64("crisp.calls.chacha20-poly1305", calls), OSSL_PARAM_END};
   if (!crisp) return fail("the crisp provider is not loaded: its counter cannot be read");
-  if (!OSSL_PROVIDER_get_params(crisp, params) || !OSSL_PARAM_modified(params))
+  if (!tls_loopback_counter(crisp, "crisp.calls.chacha20-poly1305", calls))
     return fail("crisp.calls.chacha20-poly1305 not reported");
   return 1;
-}
-
-static int connect_loopback(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return -1;
-  const struct timeval timeout = {TIMEOUT_SECONDS, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
 }
 
 /* Writes what follows the response's header to `out`; returns the body's
@@ -113,11 +94,7 @@ static int run(const char *provider_dir, int port, const char *version, const ch
     fail("SSL_CTX_new_ex");
     goto done;
   }
-  const int protocol = tls13 ? TLS1_3_VERSION : TLS1_2_VERSION;
-  if (!SSL_CTX_set_min_proto_version(context, protocol) ||
-      !SSL_CTX_set_max_proto_version(context, protocol) ||
-      !(tls13 ? SSL_CTX_set_ciphersuites(context, "TLS_CHACHA20_POLY1305_SHA256")
-              : SSL_CTX_set_cipher_list(context, "ECDHE-RSA-CHACHA20-POLY1305"))) {
+  if (!tls_loopback_configure(context, tls13)) {
     fail("setting the version and cipher");
     goto done;
   }
@@ -125,7 +102,7 @@ static int run(const char *provider_dir, int port, const char *version, const ch
     fail("opening the output file");
     goto done;
   }
-  if ((fd = connect_loopback(port)) < 0) {
+  if ((fd = tls_loopback_connect(port, TIMEOUT_SECONDS)) < 0) {
     fail("connecting");
     goto done;
   }
@@ -154,7 +131,7 @@ static int run(const char *provider_dir, int port, const char *version, const ch
   const char *cipher = SSL_get_cipher_name(ssl);
   printf("%s %s, %lld bytes", SSL_get_version(ssl), cipher, body);
   if (strcmp(SSL_get_version(ssl), tls13 ? "TLSv1.3" : "TLSv1.2") != 0 ||
-      strcmp(cipher, tls13 ? "TLS_CHACHA20_POLY1305_SHA256" : "ECDHE-RSA-CHACHA20-POLY1305") != 0) {
+      strcmp(cipher, tls_loopback_cipher(tls13)) != 0) {
     printf("\n");
     fail("not the asked version and cipher");
     goto done;
