@@ -37,6 +37,8 @@
 #include <openssl/pem.h>
 #include <openssl/provider.h>
 
+#include "provider_test_key.h"
+
 #if defined(__has_include)
 #if __has_include(<valgrind/memcheck.h>)
 #include <valgrind/memcheck.h>
@@ -481,26 +483,6 @@ static void aead_contexts(void) {
 
 /* ---- RSA -------------------------------------------------------------------- */
 
-/* A 1024-bit key for this test only: CRT-signed by crisp (16 limbs, 8 per
- * prime), cheap under valgrind and the emulators. */
-static const char rsa_pem[] =
-    "-----BEGIN PRIVATE KEY-----\n"
-    "MIICdgIBADANBgkqhkiG9w0BAQEFAASCAmAwggJcAgEAAoGBAMoARmbi2dk3Ersm\n"
-    "zOoVdaK5Vn4aeg6fuEVJF/ZBMiVTZBwTuOFoDp7qnzadLf1l077SCF/ZYGJGx+U5\n"
-    "eTUAWh537eYKwSoXo88TlQhvRiOrqYB0yMZcwLug0YF5X2SRbGLd+3ElsTLaUFCK\n"
-    "hk62AR/u1N+YTZBBrcYVw17C4f5pAgMBAAECgYEAsE+BI3hJUPBi5vs8y+wjGv7N\n"
-    "4Y9WjcEW41KjGYtaK34X2PHV4tgiOs7qXI7gf1YLdXh5Wr+vAthozUhW5M4D2Rp1\n"
-    "glObmj34bWWTHgINKNqQb5HI9SASYjIY2ijso2BjpOg4WyIQ5JnSPFo/d+uuDpWX\n"
-    "880gtisHkF8c7HtxUwECQQDx6zT3h4QclSP2PpxAyigmr9B9ZYk21ZJUNopa0zIa\n"
-    "S/HwxdK+ReNRFcHd1yJdbwqECNiXs4nGrco+BAEqP90RAkEA1cJCwt/vkQz9Dv8H\n"
-    "ixDEO2K0rGesokX7tgNyM6+K0D6gS2RzsG4i2cytZCzXPwZ8nufgNHydyO0eSDwN\n"
-    "GcHr2QJACRWZBpaLKnubPxr4ySIOQe2mOZ8/eNSqSwlFRsXZgs1JR45WLJj5QUk8\n"
-    "33S9sJ6D2ZNvdrriOJi8GHoUBR8i0QJASHN4d165b1uMpjmQj/UV3d79x/W30KSR\n"
-    "xUZzvcsA7MZdRFB+2czqqRGzr2F3b1g+gwmqt3+JZ2HfQrJ/6jwNOQJAZkk2S0Yg\n"
-    "U0H0UsQQLDt3ec/Z1jc+i3XYiK3f0f7aBruJVJ/AiEbFx0d6vOcuXCTeRD/b4RjI\n"
-    "w6BwFW6zXYVrig==\n"
-    "-----END PRIVATE KEY-----\n";
-
 static const char *const rsa_names[] = {
     OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
     OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
@@ -527,7 +509,7 @@ static void limb_form(const BIGNUM *x, unsigned char *out, int limbs) {
 }
 
 static int rsa_load(void) {
-  BIO *bio = BIO_new_mem_buf(rsa_pem, -1);
+  BIO *bio = BIO_new_mem_buf(provider_test_key_pem, -1);
   EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, "provider=default") : NULL;
   BIO_free(bio);
   int ok = check(key != NULL, "decode the RSA key");
