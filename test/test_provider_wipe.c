@@ -18,9 +18,9 @@
  * zeros fails, named with the file and line that allocated it and the
  * secrets it still holds, of those the test knows.
  *
- * Not seen here: crisp's own kernels, linked into crisp.so, allocate their
- * bignum scratch with malloc and wipe it themselves (crisp_wipe); this
- * test sees only what the provider's files allocate.
+ * Not seen here: crisp's kernels, linked into crisp.so, take their bignum
+ * scratch from malloc and wipe it themselves (crisp_wipe);
+ * test_provider_scratch.c checks those blocks.
  * Usage: test_provider_wipe PROVIDER_DIR */
 #define _GNU_SOURCE /* memmem */
 #include <stddef.h>
