@@ -3,7 +3,6 @@
  * counter, then the 12-byte nonce. As OpenSSL's own does, the counter
  * carries into the nonce's first word when it wraps. */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -30,7 +29,7 @@ typedef struct chacha20_context {
 } chacha20_context;
 
 static void *chacha20_new(void *provctx) {
-  chacha20_context *context = calloc(1, sizeof *context);
+  chacha20_context *context = OPENSSL_zalloc(sizeof *context);
   if (!context) {
     CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
     return NULL;
@@ -43,8 +42,7 @@ static void *chacha20_new(void *provctx) {
 static void chacha20_free(void *vcontext) {
   chacha20_context *context = vcontext;
   if (!context) return;
-  OPENSSL_cleanse(context, sizeof *context);
-  free(context);
+  OPENSSL_clear_free(context, sizeof *context);
 }
 
 static void *chacha20_dup(void *vcontext) {

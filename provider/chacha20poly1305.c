@@ -14,7 +14,6 @@
  *   path uses crisp's one-shot open, which checks the tag before it writes
  *   any plaintext: a forged record releases nothing. */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -50,7 +49,7 @@ typedef struct aead_context {
 } aead_context;
 
 static void *aead_new(void *provctx) {
-  aead_context *context = calloc(1, sizeof *context);
+  aead_context *context = OPENSSL_zalloc(sizeof *context);
   if (!context) {
     CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
     return NULL;
@@ -71,10 +70,8 @@ static void forget_aad(aead_context *context) {
 static void aead_free(void *vcontext) {
   aead_context *context = vcontext;
   if (!context) return;
-  forget_aad(context);
-  free(context->aad);
-  OPENSSL_cleanse(context, sizeof *context);
-  free(context);
+  OPENSSL_clear_free(context->aad, context->aad_capacity);
+  OPENSSL_clear_free(context, sizeof *context);
 }
 
 static void *aead_dup(void *vcontext) {
@@ -84,7 +81,7 @@ static void *aead_dup(void *vcontext) {
   *copy = *context; /* crisp's stream context may be copied byte-wise */
   copy->aad = NULL;
   if (context->aad_capacity) {
-    copy->aad = malloc(context->aad_capacity);
+    copy->aad = OPENSSL_zalloc(context->aad_capacity);
     if (!copy->aad) {
       CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_NO_MEMORY, NULL);
       copy->aad_capacity = copy->aad_length = 0;
@@ -147,17 +144,14 @@ static int add_aad(aead_context *context, const unsigned char *aad, size_t lengt
       return 0;
     }
     const size_t capacity = 2 * (context->aad_length + length);
-    uint8_t *grown = malloc(capacity);
+    uint8_t *grown = OPENSSL_zalloc(capacity);
     if (!grown) {
       CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_NO_MEMORY, NULL);
       return 0;
     }
     if (context->aad_length) memcpy(grown, context->aad, context->aad_length);
-    const size_t kept = context->aad_length;
-    forget_aad(context);
-    free(context->aad);
+    OPENSSL_clear_free(context->aad, context->aad_capacity);
     context->aad = grown;
-    context->aad_length = kept;
     context->aad_capacity = capacity;
   }
   memcpy(context->aad + context->aad_length, aad, length);

@@ -1,6 +1,5 @@
 /* provider/md5.c - the digest MD5 for the OpenSSL provider, on crisp's
  * dispatched crisp_md5_* stream API. */
-#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -20,7 +19,7 @@ typedef struct md5_context {
 } md5_context;
 
 static void *md5_new(void *provctx) {
-  md5_context *context = calloc(1, sizeof *context);
+  md5_context *context = OPENSSL_zalloc(sizeof *context);
   if (!context) {
     CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
     return NULL;
@@ -32,8 +31,7 @@ static void *md5_new(void *provctx) {
 static void md5_free(void *vcontext) {
   md5_context *context = vcontext;
   if (!context) return;
-  OPENSSL_cleanse(context, sizeof *context);
-  free(context);
+  OPENSSL_clear_free(context, sizeof *context);
 }
 
 static void *md5_dup(void *vcontext) {

@@ -7,7 +7,6 @@
  * (each of which scrubs the stack below it): through EVP a MAC over a few
  * blocks is mostly those calls. A message that outgrows the buffer moves
  * to crisp's stream API. */
-#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -41,7 +40,7 @@ static void forget_message(poly1305_context *context) {
 }
 
 static void *poly1305_new(void *provctx) {
-  poly1305_context *context = calloc(1, sizeof *context);
+  poly1305_context *context = OPENSSL_zalloc(sizeof *context);
   if (!context) {
     CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
     return NULL;
@@ -53,8 +52,7 @@ static void *poly1305_new(void *provctx) {
 static void poly1305_free(void *vcontext) {
   poly1305_context *context = vcontext;
   if (!context) return;
-  OPENSSL_cleanse(context, sizeof *context);
-  free(context);
+  OPENSSL_clear_free(context, sizeof *context);
 }
 
 static void *poly1305_dup(void *vcontext) {

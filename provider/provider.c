@@ -7,7 +7,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -152,7 +151,7 @@ static void teardown(void *provctx) {
   provider_instance *instance = provctx;
   if (!instance) return;
   OSSL_LIB_CTX_free(instance->provider.libctx);
-  free(instance);
+  OPENSSL_clear_free(instance, sizeof *instance);
 }
 
 static const OSSL_DISPATCH provider_functions[] = {
@@ -182,7 +181,7 @@ static void build_gettable(provider_instance *instance) {
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
                        void **provctx) {
-  provider_instance *instance = calloc(1, sizeof *instance);
+  provider_instance *instance = OPENSSL_zalloc(sizeof *instance);
   if (!instance) return 0;
   instance->provider.handle = handle;
   for (const OSSL_DISPATCH *entry = in; entry->function_id; entry++) {
@@ -202,7 +201,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
   }
   instance->provider.libctx = OSSL_LIB_CTX_new_child(handle, in);
   if (!instance->provider.libctx) {
-    free(instance);
+    OPENSSL_clear_free(instance, sizeof *instance);
     return 0;
   }
   build_gettable(instance);

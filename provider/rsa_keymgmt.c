@@ -36,7 +36,7 @@ static void rsa_free(void *keydata) {
   crisp_rsa_key *key = keydata;
   if (!key) return;
   rsa_clear(key);
-  OPENSSL_free(key);
+  OPENSSL_clear_free(key, sizeof *key);
 }
 
 static int rsa_has(const void *keydata, int selection) {
@@ -353,7 +353,7 @@ static void rsa_gen_cleanup(void *generation_data) {
   rsa_generation *generation = generation_data;
   if (!generation) return;
   BN_free(generation->e);
-  OPENSSL_free(generation);
+  OPENSSL_clear_free(generation, sizeof *generation);
 }
 
 static void *rsa_gen_init(void *provctx, int selection, const OSSL_PARAM params[]) {

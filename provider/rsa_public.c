@@ -30,6 +30,8 @@ int crisp_rsa_public_operation(const crisp_rsa_key *key, crisp_limb *result, con
     one[0] = 1;
     if (status == CRISP_OK) status = crisp_bn_mont_mul(result, accumulator, one, key->n, limbs, key->minv);
   }
-  OPENSSL_free(scratch);
+  /* Called by the private operation's check too, whose base is a result
+   * not yet released (and never, when the check fails). */
+  OPENSSL_clear_free(scratch, 2 * limbs * sizeof *scratch);
   return status;
 }

@@ -364,7 +364,7 @@ static int public_operation(const rsa_signature *context, unsigned char *em, con
   crisp_rsa_bytes_to_limbs(value, limbs, signature, crisp_rsa_key_size(key));
   int status = crisp_rsa_public_operation(key, result, value);
   if (status == CRISP_OK) crisp_rsa_limbs_to_bytes(em, crisp_rsa_key_size(key), result, limbs);
-  OPENSSL_free(scratch);
+  OPENSSL_clear_free(scratch, 2 * limbs * sizeof *scratch);
   if (status == CRISP_E_RANGE)
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_SIGNATURE, "signature >= n");
   else if (status != CRISP_OK)
@@ -472,13 +472,13 @@ static int verify(void *ctx, const unsigned char *signature, size_t signature_le
   unsigned char *em = buffer, *expected = buffer + k;
   int reason = 0;
   if (!public_operation(context, em, signature)) {
-    OPENSSL_free(buffer);
+    OPENSSL_clear_free(buffer, 2 * k);
     return 0;
   }
   if (context->padding == RSA_PKCS1_PSS_PADDING) {
     const EVP_MD *md, *mgf1;
     if (!pss_digests(context, &md, &mgf1)) {
-      OPENSSL_free(buffer);
+      OPENSSL_clear_free(buffer, 2 * k);
       return 0;
     }
     size_t md_length = (size_t)EVP_MD_get_size(md);
@@ -489,7 +489,7 @@ static int verify(void *ctx, const unsigned char *signature, size_t signature_le
     reason = crisp_rsa_pkcs1_encode(expected, k, context->md, hash, hash_length);
     if (!reason && CRYPTO_memcmp(em, expected, k) != 0) reason = CRISP_PROV_R_BAD_SIGNATURE;
   }
-  OPENSSL_free(buffer);
+  OPENSSL_clear_free(buffer, 2 * k);
   if (reason) CRISP_PROV_RAISE(context->provider, reason, NULL);
   return reason == 0;
 }
