@@ -47,6 +47,10 @@ enum { CRISP_CONTEXT, DEFAULT_CONTEXT, CONTEXT_COUNT };
 static const char *const sources[CONTEXT_COUNT] = {BENCH_SOURCE_CRISP_PROVIDER,
                                                    BENCH_SOURCE_DEFAULT_PROVIDER};
 static OSSL_LIB_CTX *contexts[CONTEXT_COUNT];
+/* crisp and default in the crisp context, default in the other: each load
+ * holds a reference its unload gives back. */
+enum { PROVIDER_COUNT = 3 };
+static OSSL_PROVIDER *providers[PROVIDER_COUNT];
 static bench_routine routines[CONTEXT_COUNT][EVP_ROW_COUNT];
 static int failed[CONTEXT_COUNT][EVP_ROW_COUNT]; /* an EVP call failed in the case being measured */
 static char folder[PATH_MAX];
@@ -114,12 +118,16 @@ static int load_contexts(void) {
   /* The crisp context keeps the default provider too, as a program that
    * loads crisp beside it does: the RSA signature fetches SHA-256 there. */
   return OSSL_PROVIDER_set_default_search_path(contexts[CRISP_CONTEXT], folder) &&
-         OSSL_PROVIDER_load(contexts[CRISP_CONTEXT], "crisp") &&
-         OSSL_PROVIDER_load(contexts[CRISP_CONTEXT], "default") &&
-         OSSL_PROVIDER_load(contexts[DEFAULT_CONTEXT], "default");
+         (providers[0] = OSSL_PROVIDER_load(contexts[CRISP_CONTEXT], "crisp")) != NULL &&
+         (providers[1] = OSSL_PROVIDER_load(contexts[CRISP_CONTEXT], "default")) != NULL &&
+         (providers[2] = OSSL_PROVIDER_load(contexts[DEFAULT_CONTEXT], "default")) != NULL;
 }
 
 static void free_contexts(void) {
+  for (int i = 0; i < PROVIDER_COUNT; i++) {
+    if (providers[i]) OSSL_PROVIDER_unload(providers[i]);
+    providers[i] = NULL;
+  }
   for (int i = 0; i < CONTEXT_COUNT; i++) OSSL_LIB_CTX_free(contexts[i]), contexts[i] = NULL;
   loaded = 0;
 }
