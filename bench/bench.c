@@ -1,5 +1,5 @@
 /* bench/bench.c - crisp-bench, the program behind `crisp bench`: options,
- * which rows each case gets (crisp implementations, peers), and the loop
+ * which rows each case gets (crisp implementations, peers, EVP rows), and the loop
  * that measures and reports the specs of bench/kernel_cases.c size by size. */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +22,7 @@ static const char *program = "crisp bench";
 struct options {
   const char *kernels; /* comma-separated labels, NULL: all */
   const char *impl;    /* NULL: default, "all", or a name */
+  const char *provider_path; /* --provider-path: where crisp.so is, NULL: the usual places */
   int peers, sweep, check, tune;
   bench_settings settings;
 };
@@ -65,7 +66,8 @@ static void print_labels(void) {
 
 static void help(void) {
   printf(
-      "Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers] [--json] [--time MS] [--quick]\n"
+      "Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers [--provider-path DIR]]\n"
+      "                   [--json] [--time MS] [--quick]\n"
       "       crisp bench --kernel poly1305|chacha20|chacha20poly1305_seal --sweep [--peers]\n"
       "                   [--chunk N] [--json|--tsv] [--time MS]\n"
       "       crisp bench --check\n"
@@ -79,7 +81,17 @@ static void help(void) {
       "  --impl all    every implementation this CPU supports (pinned with crisp_use_impl)\n"
       "  --impl NAME   one implementation (default: the dispatched one)\n"
       "  --peers       add OpenSSL, libsodium and GMP rows measured in the same run, and\n"
-      "                a 'vs peer' column: crisp speed / fastest peer speed\n"
+      "                a 'vs peer' column: crisp speed / fastest peer speed; and EVP rows\n"
+      "                (md5, poly1305, chacha20poly1305_seal: 64 B, 1 KiB, 16 KiB; rsa_private:\n"
+      "                2048-bit PKCS#1 v1.5 signing), the same EVP calls on OpenSSL's library\n"
+      "                context with the crisp provider (provider=crisp) and with the default\n"
+      "                provider alone (provider=default); provider=crisp's 'vs peer' is its\n"
+      "                speed / provider=default's\n"
+      "  --provider-path DIR\n"
+      "                with --peers: load crisp.so from DIR (else $CRISP_PROVIDER_PATH, else\n"
+      "                the build tree's provider folder when run from it, else the folder\n"
+      "                it is installed in); when it cannot load, one line says why and\n"
+      "                the EVP rows are left out\n"
       "  --json        machine-readable output\n"
       "  --time MS     measuring time per row (default 200, sweep 40)\n"
       "  --quick       short run (25 ms per row)\n"
@@ -153,26 +165,40 @@ static size_t crisp_rows(const struct options *options, const bench_spec *spec, 
   const crisp_kernel kernel = spec->kernels[0];
   size_t count = 0;
   if (!options->impl) {
-    rows[count++] = (bench_row){routine, crisp_impl_name(kernel), NULL, 0, 0};
+    rows[count++] = (bench_row){routine, crisp_impl_name(kernel), NULL, 0, 0, 0};
   } else if (!strcmp(options->impl, "all")) {
     for (size_t i = 0; i < crisp_impl_count(kernel) && count < MAX_ROWS / 2; i++)
       if (crisp_impl_supported_at(kernel, i))
         rows[count++] =
-            (bench_row){routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
+            (bench_row){routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0, 0};
   } else if (supported_impl(kernel, options->impl) >= 0) {
-    rows[count++] = (bench_row){routine, options->impl, options->impl, 0, 0};
+    rows[count++] = (bench_row){routine, options->impl, options->impl, 0, 0, 0};
   }
   return count;
 }
 
+static int from_source(const bench_row *row, const char *source) {
+  return !strcmp(row->routine->source, source);
+}
+
+/* crisp's rows against the fastest peer; the EVP rows are no peers, and
+ * the crisp provider's row is compared with the default provider's. */
 static void compare_with_peers(bench_row *rows, size_t count) {
-  double best_peer = INFINITY;
-  for (size_t r = 0; r < count; r++)
-    if (strcmp(rows[r].routine->source, "crisp") && rows[r].ns_per_op < best_peer)
-      best_peer = rows[r].ns_per_op;
-  for (size_t r = 0; r < count; r++)
-    if (!strcmp(rows[r].routine->source, "crisp") && isfinite(best_peer))
+  double best_peer = INFINITY, default_provider = NAN;
+  for (size_t r = 0; r < count; r++) {
+    if (from_source(&rows[r], BENCH_SOURCE_DEFAULT_PROVIDER)) default_provider = rows[r].ns_per_op;
+    if (from_source(&rows[r], "crisp") || from_source(&rows[r], BENCH_SOURCE_CRISP_PROVIDER) ||
+        from_source(&rows[r], BENCH_SOURCE_DEFAULT_PROVIDER))
+      continue;
+    if (rows[r].ns_per_op < best_peer) best_peer = rows[r].ns_per_op;
+  }
+  for (size_t r = 0; r < count; r++) {
+    if (from_source(&rows[r], "crisp") && isfinite(best_peer))
       rows[r].vs_best_peer = best_peer / rows[r].ns_per_op;
+    if (from_source(&rows[r], BENCH_SOURCE_CRISP_PROVIDER) && isfinite(default_provider) &&
+        isfinite(rows[r].ns_per_op))
+      rows[r].vs_default_provider = default_provider / rows[r].ns_per_op;
+  }
 }
 
 static int run_case(const struct options *options, const bench_spec *spec, size_t size) {
@@ -181,11 +207,13 @@ static int run_case(const struct options *options, const bench_spec *spec, size_
   if (!count) return 0;
   for (size_t i = 0; options->peers && i < bench_peer_count() && count < MAX_ROWS; i++)
     if (!strcmp(bench_peer_at(i)->kernel, spec->label))
-      rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0};
+      rows[count++] = (bench_row){bench_peer_at(i), NULL, NULL, 0, 0, 0};
+  if (options->peers) count += bench_provider_rows(spec->label, size, rows + count, MAX_ROWS - count);
   bench_case c;
   int status = bench_case_init(&c, spec, size);
   if (status == 0) status = bench_measure(&c, rows, count, &options->settings);
   if (status == 0) {
+    bench_provider_drop_failed(rows, count);
     compare_with_peers(rows, count);
     bench_report_case(&c, rows, count, &options->settings);
   }
@@ -251,13 +279,15 @@ static int parse(int argc, char **argv, struct options *options) {
       if (status) return status;
     } else if (!strcmp(arg, "--impl") && has_value) {
       options->impl = argv[++i];
+    } else if (!strcmp(arg, "--provider-path") && has_value) {
+      options->provider_path = argv[++i];
     } else if (!strcmp(arg, "--time") && has_value) {
       char *end;
       options->settings.row_ms = strtod(argv[++i], &end);
       if (*end || !(options->settings.row_ms > 0 && options->settings.row_ms < 1e6))
         return usage_error("--time needs a positive number of milliseconds");
     } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time") ||
-               !strcmp(arg, "--chunk")) {
+               !strcmp(arg, "--chunk") || !strcmp(arg, "--provider-path")) {
       return usage_error("option '%s' needs a value", arg);
     } else {
       return usage_error("unknown argument '%s'", arg);
@@ -270,9 +300,12 @@ static int parse(int argc, char **argv, struct options *options) {
     return usage_error("--chunk streams poly1305 only");
   if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
   if (options->settings.chunk && !options->sweep) return usage_error("--chunk goes with --sweep");
+  if (options->provider_path && (!options->peers || options->sweep))
+    return usage_error("--provider-path goes with --peers (and not --sweep)");
   options->settings.peers = options->peers;
-  if (options->tune && (options->sweep || options->peers || options->kernels || options->impl ||
-                        options->settings.json || options->check || options->settings.chunk))
+  if (options->tune &&
+      (options->sweep || options->peers || options->kernels || options->impl || options->settings.json ||
+       options->check || options->settings.chunk || options->provider_path))
     return usage_error(
         "%s", strcmp(program, "crisp tune") ? "--tune takes only --time" : "its only option is --time");
   return 0;
@@ -314,7 +347,7 @@ static void report_missing_specs(void) {
 }
 
 static int run(int argc, char **argv) {
-  struct options options = {NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
+  struct options options = {NULL, NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
   if (options.check) return check_specs();
@@ -336,6 +369,7 @@ static int run(int argc, char **argv) {
   if (options.sweep)
     return bench_sweep(&options.settings, options.kernels ? options.kernels : BENCH_SWEEP_DEFAULT);
   if (!options.kernels) report_missing_specs();
+  if (options.peers) bench_provider_init(options.provider_path);
   bench_report_begin(&options.settings);
   int status = 0;
   for (size_t s = 0; s < bench_spec_count; s++) {
@@ -348,6 +382,7 @@ static int run(int argc, char **argv) {
     }
   }
   bench_report_end(&options.settings);
+  bench_provider_finish();
   return status;
 }
 

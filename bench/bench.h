@@ -68,6 +68,7 @@ typedef struct bench_row {
   const char *pin;     /* passed to crisp_use_impl, NULL for default */
   double ns_per_op;    /* best of the repetitions */
   double vs_best_peer; /* crisp rows: crisp speed / fastest peer; 0 if none */
+  double vs_default_provider; /* the crisp provider's rows: its speed / the default provider's; 0 if none */
 } bench_row;
 
 typedef struct bench_settings {
@@ -94,6 +95,32 @@ size_t bench_peer_count(void);
 const bench_routine *bench_peer_at(size_t i);
 /* Called once before peers run (e.g. sodium_init); 0 on success. */
 int bench_peers_init(void);
+
+/* The EVP rows (bench/peers_provider.c): the same EVP calls on two
+ * library contexts, one with the crisp provider loaded and its algorithms
+ * fetched with "provider=crisp", one with the default provider alone; rows
+ * of these sources are no peers of crisp's own rows. */
+#define BENCH_SOURCE_CRISP_PROVIDER "provider=crisp"
+#define BENCH_SOURCE_DEFAULT_PROVIDER "provider=default"
+/* Loads the crisp provider from the folder given (--provider-path), else
+ * CRISP_PROVIDER_PATH, else the build tree's provider folder when this
+ * crisp-bench runs from a build tree, else the folder it is installed in.
+ * When it cannot, or this crisp-bench was built without OpenSSL 3, there
+ * are no EVP rows and one stderr line says why (only when a folder was
+ * given, for the latter). Never fails the bench. */
+void bench_provider_init(const char *path);
+/* Frees the library contexts. */
+void bench_provider_finish(void);
+/* The EVP rows of the case label at size, written to rows (at most
+ * capacity); returns how many. */
+size_t bench_provider_rows(const char *label, size_t size, bench_row *rows, size_t capacity);
+/* After bench_measure: EVP rows whose calls failed (a stderr line said so)
+ * get no figures (ns_per_op NAN). */
+void bench_provider_drop_failed(bench_row *rows, size_t count);
+/* While EVP rows run: OpenSSL_version(OPENSSL_VERSION) and the folder crisp.so
+ * was loaded from; NULL otherwise. */
+const char *bench_provider_openssl_version(void);
+const char *bench_provider_folder(void);
 
 /* Case inputs for one size of a spec. */
 int bench_case_init(bench_case *c, const bench_spec *spec, size_t size);

@@ -1,6 +1,9 @@
 /* bench/peers.c - the peer libraries built into this crisp command: their
  * routine tables gathered into one list (each table only when its library
- * was found at build time). */
+ * was found at build time), and no EVP rows when OpenSSL 3 was not. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "bench.h"
 
 #ifdef CRISP_HAVE_OPENSSL
@@ -55,3 +58,31 @@ int bench_peers_init(void) {
 #endif
   return 0;
 }
+
+#ifndef CRISP_HAVE_PROVIDER
+void bench_provider_init(const char *path) {
+  if (path || getenv("CRISP_PROVIDER_PATH"))
+    fprintf(stderr,
+            "crisp bench: no EVP rows: this crisp-bench was built without OpenSSL 3 "
+            "(libcrypto 3 not found, or -Dprovider=disabled)\n");
+}
+
+void bench_provider_finish(void) {}
+
+size_t bench_provider_rows(const char *label, size_t size, bench_row *rows, size_t capacity) {
+  (void)label, (void)size, (void)rows, (void)capacity;
+  return 0;
+}
+
+void bench_provider_drop_failed(bench_row *rows, size_t count) {
+  (void)rows, (void)count;
+}
+
+const char *bench_provider_openssl_version(void) {
+  return NULL;
+}
+
+const char *bench_provider_folder(void) {
+  return NULL;
+}
+#endif

@@ -5,15 +5,13 @@
  * and ChaCha20-Poly1305. */
 #define OPENSSL_SUPPRESS_DEPRECATED /* MD5() is the fastest OpenSSL path for short messages */
 #include <openssl/bn.h>
-#include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/md5.h>
-#include <openssl/param_build.h>
 #include <openssl/rsa.h>
 #include <stdlib.h>
 
 #include "bench.h"
-#include "rsa_keys.h"
+#include "openssl_keys.h"
 
 static void run_md5(void *state, const bench_case *c, size_t iterations) {
   unsigned char digest[MD5_DIGEST_LENGTH];
@@ -190,22 +188,15 @@ struct bignum {
   BIGNUM *x, *y, *modulus, *exponent, *result;
 };
 
-static BIGNUM *from_limbs(const crisp_limb *limbs, size_t n) {
-  unsigned char bytes[CRISP_BN_MONT_MAX_LIMBS * 8];
-  for (size_t i = 0; i < n; i++)
-    for (int b = 0; b < 8; b++) bytes[8 * i + b] = (unsigned char)(limbs[i] >> (8 * b));
-  return BN_lebin2bn(bytes, (int)(8 * n), NULL);
-}
-
 static void *setup_bignum(const bench_case *c) {
   struct bignum *state = calloc(1, sizeof *state);
   if (!state) return NULL;
   state->ctx = BN_CTX_new();
   state->mont = BN_MONT_CTX_new();
-  state->x = from_limbs(c->x, c->limbs);
-  state->y = from_limbs(c->y, c->limbs);
-  state->modulus = from_limbs(c->modulus, c->limbs);
-  state->exponent = from_limbs(c->exponent, c->limbs);
+  state->x = bench_bn_from_limbs(c->x, c->limbs);
+  state->y = bench_bn_from_limbs(c->y, c->limbs);
+  state->modulus = bench_bn_from_limbs(c->modulus, c->limbs);
+  state->exponent = bench_bn_from_limbs(c->exponent, c->limbs);
   state->result = BN_new();
   BN_MONT_CTX_set(state->mont, state->modulus, state->ctx);
   BN_set_flags(state->exponent, BN_FLG_CONSTTIME);
@@ -262,45 +253,19 @@ struct rsa {
 
 static void teardown_rsa(void *opaque);
 
-static int push(OSSL_PARAM_BLD *build, const char *name, const crisp_limb *limbs, size_t n, BIGNUM **keep) {
-  *keep = from_limbs(limbs, n);
-  return *keep && OSSL_PARAM_BLD_push_BN(build, name, *keep);
-}
-
 /* The case's key as an EVP_PKEY with its CRT parameters, and a decrypt
  * context with RSA_NO_PADDING: OpenSSL's private operation, blinding on as
  * by default. */
 static void *setup_rsa(const bench_case *c) {
   struct rsa *state = calloc(1, sizeof *state);
   if (!state) return NULL;
-  const bench_rsa_key *k = c->rsa;
-  const crisp_limb e[1] = {BENCH_RSA_E};
-  BIGNUM *numbers[8] = {NULL};
-  OSSL_PARAM_BLD *build = OSSL_PARAM_BLD_new();
-  OSSL_PARAM *params = NULL;
-  EVP_PKEY_CTX *from = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-  int ok = build && from && push(build, OSSL_PKEY_PARAM_RSA_N, k->n, 2 * k->half, &numbers[0]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_E, e, 1, &numbers[1]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_D, k->d, 2 * k->half, &numbers[2]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_FACTOR1, k->p, k->half, &numbers[3]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_FACTOR2, k->q, k->half, &numbers[4]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_EXPONENT1, k->dp, k->half, &numbers[5]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_EXPONENT2, k->dq, k->half, &numbers[6]) &&
-           push(build, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, k->qinv, k->half, &numbers[7]) &&
-           (params = OSSL_PARAM_BLD_to_param(build)) != NULL && EVP_PKEY_fromdata_init(from) == 1 &&
-           EVP_PKEY_fromdata(from, &state->key, EVP_PKEY_KEYPAIR, params) == 1;
-  if (ok) {
-    state->ctx = EVP_PKEY_CTX_new(state->key, NULL);
-    ok = state->ctx && EVP_PKEY_decrypt_init(state->ctx) == 1 &&
-         EVP_PKEY_CTX_set_rsa_padding(state->ctx, RSA_NO_PADDING) == 1;
-  }
-  state->bytes = 16 * k->half;
+  state->key = bench_rsa_pkey(NULL, NULL, c->rsa);
+  state->ctx = state->key ? EVP_PKEY_CTX_new(state->key, NULL) : NULL;
+  const int ok = state->ctx && EVP_PKEY_decrypt_init(state->ctx) == 1 &&
+                 EVP_PKEY_CTX_set_rsa_padding(state->ctx, RSA_NO_PADDING) == 1;
+  state->bytes = 16 * c->rsa->half;
   for (size_t i = 0; i < state->bytes; i++)
     state->in[i] = (unsigned char)(c->x[(state->bytes - 1 - i) / 8] >> (8 * ((state->bytes - 1 - i) % 8)));
-  OSSL_PARAM_free(params);
-  OSSL_PARAM_BLD_free(build);
-  EVP_PKEY_CTX_free(from);
-  for (int i = 0; i < 8; i++) BN_free(numbers[i]);
   if (ok) return state;
   teardown_rsa(state);
   return NULL;

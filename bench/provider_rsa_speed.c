@@ -11,7 +11,8 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
-#include <openssl/rsa.h>
+
+#include "evp_work.h"
 
 /* The process's CPU time, as openssl speed divides by (its -elapsed
  * switches to wall time): on a shared machine wall time counts other
@@ -25,25 +26,19 @@ static double now(void) {
 /* Signs a SHA-256 hash (PKCS#1 v1.5) with the provider `properties`
  * picks for `seconds` of CPU time; returns signs per CPU second, or -1. */
 static double signs_per_second(OSSL_LIB_CTX *libctx, EVP_PKEY *key, const char *properties, double seconds) {
-  unsigned char hash[32] = {42}, signature[2048];
-  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_pkey(libctx, key, properties);
-  if (!context || EVP_PKEY_sign_init(context) <= 0 ||
-      EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) <= 0 ||
-      EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) <= 0) {
-    EVP_PKEY_CTX_free(context);
-    return -1;
-  }
+  const evp_work_input input = {libctx, properties, NULL, 0, NULL, key};
+  void *state = evp_work_rsa_sign.setup(&input);
+  if (!state) return -1;
   long count = 0;
   double start = now(), elapsed;
   do {
-    size_t length = sizeof signature;
-    if (EVP_PKEY_sign(context, signature, &length, hash, sizeof hash) <= 0) {
-      EVP_PKEY_CTX_free(context);
+    if (!evp_work_rsa_sign.run(state, 1)) {
+      evp_work_rsa_sign.teardown(state);
       return -1;
     }
     count++;
   } while ((elapsed = now() - start) < seconds);
-  EVP_PKEY_CTX_free(context);
+  evp_work_rsa_sign.teardown(state);
   return (double)count / elapsed;
 }
 

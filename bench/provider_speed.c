@@ -2,6 +2,7 @@
  * through the same EVP calls, in one process: two library contexts, one
  * with the default provider alone, one with crisp beside it and preferred
  * ("?provider=crisp"), measured in turn (interleaved, best of the rounds)
+ * through the calls of bench/evp_work.c
  * on the work `openssl speed` cannot do in OpenSSL 3.0 (a Poly1305 MAC per
  * message) and on the TLS-like AEAD sequence and MD5 for comparison.
  * Prints MB/s per context and the ratio; fails when crisp's call counters
@@ -20,16 +21,17 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
-enum { MAX_SIZE = 16384, TAG_SIZE = 16 };
+#include "evp_work.h"
+
+enum { MAX_SIZE = 16384 };
 
 typedef struct work {
   const char *name;
-  int (*run)(OSSL_LIB_CTX *libctx, size_t size, long iterations);
+  const evp_work *work;
 } work;
 
-static unsigned char input[MAX_SIZE], output[MAX_SIZE + TAG_SIZE];
+static unsigned char input[MAX_SIZE];
 static const unsigned char key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-static const unsigned char nonce[12] = {1};
 
 /* The thread's CPU time, as openssl speed's default: time spent descheduled
  * on a shared machine does not count. */
@@ -39,68 +41,27 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* One Poly1305 MAC per message: init with a key, update, final. */
-static int poly1305_messages(OSSL_LIB_CTX *libctx, size_t size, long iterations) {
-  EVP_MAC *mac = EVP_MAC_fetch(libctx, "POLY1305", NULL);
-  EVP_MAC_CTX *context = mac ? EVP_MAC_CTX_new(mac) : NULL;
-  int ok = context != NULL;
-  unsigned char tag[TAG_SIZE];
-  size_t tag_length;
-  for (long i = 0; ok && i < iterations; i++)
-    ok = EVP_MAC_init(context, key, sizeof key, NULL) && EVP_MAC_update(context, input, size) &&
-         EVP_MAC_final(context, tag, &tag_length, sizeof tag);
-  EVP_MAC_CTX_free(context);
-  EVP_MAC_free(mac);
-  return ok;
-}
-
-/* A TLS 1.3-like record seal: IV, 13 bytes of header, payload, tag. */
-static int aead_records(OSSL_LIB_CTX *libctx, size_t size, long iterations) {
-  EVP_CIPHER *cipher = EVP_CIPHER_fetch(libctx, "ChaCha20-Poly1305", NULL);
-  EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-  int ok = cipher && context && EVP_EncryptInit_ex2(context, cipher, key, nonce, NULL);
-  int length;
-  unsigned char tag[TAG_SIZE];
-  for (long i = 0; ok && i < iterations; i++)
-    ok = EVP_EncryptInit_ex2(context, NULL, NULL, nonce, NULL) &&
-         EVP_EncryptUpdate(context, NULL, &length, input, 13) &&
-         EVP_EncryptUpdate(context, output, &length, input, (int)size) &&
-         EVP_EncryptFinal_ex(context, output + length, &length) &&
-         EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, TAG_SIZE, tag);
-  EVP_CIPHER_CTX_free(context);
-  EVP_CIPHER_free(cipher);
-  return ok;
-}
-
-/* One MD5 digest per message. */
-static int md5_messages(OSSL_LIB_CTX *libctx, size_t size, long iterations) {
-  EVP_MD *md = EVP_MD_fetch(libctx, "MD5", NULL);
-  EVP_MD_CTX *context = EVP_MD_CTX_new();
-  int ok = md && context;
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  for (long i = 0; ok && i < iterations; i++)
-    ok = EVP_DigestInit_ex2(context, md, NULL) && EVP_DigestUpdate(context, input, size) &&
-         EVP_DigestFinal_ex(context, digest, NULL);
-  EVP_MD_CTX_free(context);
-  EVP_MD_free(md);
-  return ok;
+static void fail(const char *name) {
+  ERR_print_errors_fp(stderr);
+  fprintf(stderr, "provider_speed: %s failed\n", name);
+  exit(1);
 }
 
 /* Bytes per second for `seconds` of the work, in batches. */
 static double rate(const work *w, OSSL_LIB_CTX *libctx, size_t size, double seconds) {
+  const evp_work_input in = {libctx, NULL, input, size, key, NULL};
+  void *state = w->work->setup(&in);
+  if (!state) fail(w->name);
   long batch = 64, done = 0;
   const double start = now();
   double elapsed = 0;
   while (elapsed < seconds) {
-    if (!w->run(libctx, size, batch)) {
-      ERR_print_errors_fp(stderr);
-      fprintf(stderr, "provider_speed: %s failed\n", w->name);
-      exit(1);
-    }
+    if (!w->work->run(state, (size_t)batch)) fail(w->name);
     done += batch;
     elapsed = now() - start;
     if (elapsed < seconds / 8) batch *= 2;
   }
+  w->work->teardown(state);
   return (double)done * (double)size / elapsed;
 }
 
@@ -132,9 +93,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   static const work works[] = {
-      {"poly1305 MAC", poly1305_messages},
-      {"chacha20-poly1305 seal", aead_records},
-      {"md5 digest", md5_messages},
+      {"poly1305 MAC", &evp_work_poly1305},
+      {"chacha20-poly1305 seal", &evp_work_aead_seal},
+      {"md5 digest", &evp_work_md5},
   };
   static const size_t sizes[] = {64, 1024, 16384};
   printf("%-24s %7s %12s %12s %7s\n", "work", "bytes", "default MB/s", "crisp MB/s", "ratio");

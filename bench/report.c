@@ -1,6 +1,8 @@
 /* bench/report.c - prints measured rows as a JMH-like table or as JSON:
  * kernel, implementation, size, ops/ms, MB/s (byte kernels), ns/op, and for
- * crisp rows the speed ratio to the fastest peer on the same case. */
+ * crisp rows the speed ratio to the fastest peer on the same case (for the
+ * crisp provider's EVP row, to the default provider's), with the OpenSSL
+ * and the crisp.so the EVP rows ran. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,12 +47,22 @@ void bench_report_begin(const bench_settings *settings) {
     json_string(crisp_cpu_brand());
     printf(", \"level\": ");
     json_string(crisp_level());
+    if (bench_provider_openssl_version()) {
+      printf(", \"openssl\": ");
+      json_string(bench_provider_openssl_version());
+      printf(", \"crisp_provider_folder\": ");
+      json_string(bench_provider_folder());
+    }
     printf(", \"results\": [");
     first_json_row = 1;
     return;
   }
   printf("crisp bench on %s, level %s (%s); best %.1f ms batch of %.0f ms per row\n", crisp_cpu_brand(),
          crisp_level(), crisp_dispatch_reason(), settings->batch_ms, settings->row_ms);
+  if (bench_provider_openssl_version())
+    printf("EVP rows: %s with crisp.so from %s against %s, %s; vs peer: their speed ratio\n",
+           BENCH_SOURCE_CRISP_PROVIDER, bench_provider_folder(), BENCH_SOURCE_DEFAULT_PROVIDER,
+           bench_provider_openssl_version());
   printf("%-12s %-38s %12s %14s %12s %14s %8s\n", "kernel", "implementation", "size", "ops/ms", "MB/s",
          "ns/op", "vs peer");
 }
@@ -67,6 +79,7 @@ static void table_row(const bench_case *c, const bench_row *row, const char *siz
   row_label(label, sizeof label, row);
   if (!c->is_bignum) snprintf(throughput, sizeof throughput, "%.1f", c->bytes_per_op * 1e3 / row->ns_per_op);
   if (row->vs_best_peer > 0) snprintf(ratio, sizeof ratio, "%.2fx", row->vs_best_peer);
+  if (row->vs_default_provider > 0) snprintf(ratio, sizeof ratio, "%.2fx", row->vs_default_provider);
   printf("%-12s %-38s %12s %14.2f %12s %14.1f %8s\n", c->kernel, label, size, 1e6 / row->ns_per_op,
          throughput, row->ns_per_op, ratio);
 }
@@ -84,6 +97,7 @@ static void json_row(const bench_case *c, const bench_row *row) {
   printf(", \"ns_per_op\": %.3f, \"ops_per_ms\": %.3f", row->ns_per_op, 1e6 / row->ns_per_op);
   if (!c->is_bignum) printf(", \"mb_per_s\": %.3f", c->bytes_per_op * 1e3 / row->ns_per_op);
   if (row->vs_best_peer > 0) printf(", \"vs_best_peer\": %.4f", row->vs_best_peer);
+  if (row->vs_default_provider > 0) printf(", \"vs_default_provider\": %.4f", row->vs_default_provider);
   printf("}");
 }
 

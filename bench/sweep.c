@@ -166,14 +166,14 @@ int bench_sweep(const bench_settings *settings, const char *label) {
   sweep_rows s = {.impls = 0};
   for (size_t i = 0; i < crisp_impl_count(kernel) && s.impls < MAX_ROWS / 2; i++) {
     const char *name = crisp_impl_name_at(kernel, i);
-    if (crisp_impl_supported_at(kernel, i)) s.rows[s.impls++] = (bench_row){routine, name, name, 0, 0};
+    if (crisp_impl_supported_at(kernel, i)) s.rows[s.impls++] = (bench_row){routine, name, name, 0, 0, 0};
   }
   s.count = s.impls;
-  s.rows[s.count++] = (bench_row){routine, "default", NULL, 0, 0};
+  s.rows[s.count++] = (bench_row){routine, "default", NULL, 0, 0, 0};
   const int peers = settings->peers || sweep_kernel->always_peers;
   for (size_t i = 0; peers && bench_peers_init() == 0 && i < bench_peer_count() && s.count < MAX_ROWS; i++)
     if (!strcmp(bench_peer_at(i)->kernel, label))
-      s.rows[s.count++] = (bench_row){bench_peer_at(i), bench_peer_at(i)->source, NULL, 0, 0};
+      s.rows[s.count++] = (bench_row){bench_peer_at(i), bench_peer_at(i)->source, NULL, 0, 0, 0};
   size_t lengths[MAX_LENGTHS];
   const size_t length_count = sweep_lengths(lengths);
   size_t low = 0, behind = 0;

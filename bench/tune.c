@@ -38,7 +38,7 @@ static int tune_kernel(crisp_kernel kernel, const bench_settings *settings, cons
   for (size_t i = 0; i < crisp_impl_count(kernel) && count < MAX_IMPLS; i++)
     if (crisp_impl_supported_at(kernel, i))
       rows[count++] =
-          (bench_row){spec->routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0};
+          (bench_row){spec->routine, crisp_impl_name_at(kernel, i), crisp_impl_name_at(kernel, i), 0, 0, 0};
   if (count < 2) return 0;
   double log_score[MAX_IMPLS] = {0};
   size_t sizes[TUNE_SIZES];

@@ -5,10 +5,12 @@ md5sum output and exit status byte for byte against coreutils md5sum on a
 generated tree (odd names, empty and 1 MiB files, unreadable entries, more
 files than the pool holds), the -c round trip, stdin, poly1305 against
 RFC 8439 2.5.2, info (every kernel info --kernels names), crisp bench
-(through crisp, or crisp-bench directly under an emulator), and usage
-errors.
+(through crisp, or crisp-bench directly under an emulator) with its EVP
+rows through the crisp provider, and usage errors.
 
-Usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_WRAPPER
+Usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_PROVIDER=1
+says crisp.so was built beside crisp-bench (the EVP rows must appear);
+otherwise they must not. CRISP_TEST_WRAPPER
 (e.g. "qemu-x86_64 -cpu Haswell"), split on whitespace, runs crisp through
 an emulator; stderr is never compared, so qemu's warning lines do not
 matter. In a cross build meson's own MESON_EXE_WRAPPER (qemu-aarch64) is the
@@ -17,6 +19,7 @@ default.
 
 import difflib
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -303,6 +306,8 @@ def bench_checks(work, kernels):
     # crisp lists has bench cases.
     expect_status(0, "bench md5 short run", bench("--kernel", "md5,poly1305", "--time", "1", "--json"))
     expect_status(0, "bench --check", bench("--check"))
+    expect_status(2, "bench --provider-path without --peers", bench("--provider-path", work))
+    evp_row_checks(work)
 
     # crisp tune (crisp-bench --tune) ends with a CRYPTO_IMPL line that pins
     # every kernel, and the library takes that line as it is.
@@ -346,6 +351,77 @@ def bench_checks(work, kernels):
     library = os.path.dirname(crisp_binary) + "/.."
     expect_status(2, "crisp bench without crisp-bench", [*wrapper, f"{alone}/crisp", "bench", "--help"],
                   env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": library})
+
+
+# The EVP rows crisp bench --peers adds: (kernel, size) -> what must appear.
+EVP_ROWS = {(kernel, size) for kernel in ("md5", "poly1305", "chacha20poly1305_seal") for size in (64, 1024, 16384)}
+EVP_ROWS.add(("rsa_private", 2048))
+EVP_SOURCES = ("provider=crisp", "provider=default")
+
+
+def bench_json(description, *arguments, env=None):
+    """crisp bench --json ARGUMENTS: (report or None, its stderr lines about EVP rows)."""
+    result = run(bench("--json", *arguments), stdin=subprocess.DEVNULL, env=env)
+    # Not "no peer library": a build may have none.
+    said = [line for line in text(result.stderr).splitlines() if "EVP" in line or "provider" in line]
+    try:
+        report = json.loads(text(result.stdout)) if result.returncode == 0 else None
+    except ValueError:
+        report = None
+    check(report is not None, f"{description}: exit {result.returncode}, no JSON report; stderr {said}")
+    return report, said
+
+
+def evp_rows(report):
+    """{(kernel, size, source): row} of the report's EVP rows."""
+    rows = report["results"] if report else []
+    return {(row["kernel"], row["size"], row["source"]): row for row in rows if row["source"] in EVP_SOURCES}
+
+
+def evp_row_checks(work):
+    # crisp bench --peers adds rows through OpenSSL's EVP API with the crisp
+    # provider (provider=crisp) and with the default provider alone, at their
+    # sizes only, the crisp provider's with its ratio to the default's, and
+    # names the OpenSSL. Under an emulator MD5 alone (RSA takes seconds there).
+    kernels = ("md5",) if wrapper else ("md5", "poly1305", "chacha20poly1305_seal", "rsa_private")
+    built = os.environ.get("CRISP_TEST_PROVIDER") == "1"
+    report, said = bench_json("bench --peers with EVP rows", "--peers", "--kernel", ",".join(kernels), "--time", "1")
+    rows = evp_rows(report)
+    if not built:
+        check(not rows and not said, f"EVP rows without crisp.so built: {sorted(rows)}, stderr {said}")
+        report, said = bench_json("bench --provider-path without crisp.so built", "--peers", "--kernel", "md5",
+                                  "--time", "1", "--provider-path", work)
+        check(len(said) == 1 and "built without OpenSSL 3" in said[0], f"stderr {said}")
+        return
+    check(not said, f"bench --peers with EVP rows said {said}")
+    check(report is not None and report.get("openssl", "").startswith("OpenSSL "),
+          f"the report names no OpenSSL: {report.get('openssl') if report else None}")
+    want = {(kernel, size) for kernel, size in EVP_ROWS if kernel in kernels}
+    got = {(kernel, size) for kernel, size, _ in rows}
+    check(got == want, f"EVP rows at {sorted(got)}, want {sorted(want)}")
+    for kernel, size in sorted(want):
+        crisp_row, default_row = (rows.get((kernel, size, source)) for source in EVP_SOURCES)
+        check(crisp_row is not None and default_row is not None, f"{kernel} {size}: an EVP row is missing")
+        if crisp_row is None or default_row is None:
+            continue
+        ratio = crisp_row.get("vs_default_provider")
+        expected = default_row["ns_per_op"] / crisp_row["ns_per_op"]
+        check(isinstance(ratio, float) and ratio > 0 and abs(ratio - expected) < 1e-3 * expected,
+              f"{kernel} {size}: vs_default_provider {ratio}, want {expected:.4f}")
+        check("vs_best_peer" not in default_row and "vs_default_provider" not in default_row,
+              f"{kernel} {size}: the default provider's row has a ratio")
+
+    # A module that cannot be loaded: one line saying why, no EVP rows, the
+    # bench still succeeds (given by option or by environment).
+    nowhere = f"{work}/no-provider-here"
+    for how, arguments, env in (("--provider-path", ("--provider-path", nowhere), None),
+                                ("CRISP_PROVIDER_PATH", (), {"CRISP_PROVIDER_PATH": nowhere})):
+        report, said = bench_json(f"bench with {how} naming no crisp.so", "--peers", "--kernel", "md5", "--time",
+                                  "1", *arguments, env=env)
+        check(not evp_rows(report) and report is not None and "openssl" not in report,
+              f"{how} naming no crisp.so: EVP rows {sorted(evp_rows(report))}")
+        check(len(said) == 1 and said[0].startswith("crisp bench: no EVP rows: cannot load crisp.so from " + nowhere),
+              f"{how} naming no crisp.so: stderr {said}")
 
 
 def main():
