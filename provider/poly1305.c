@@ -119,9 +119,11 @@ static int poly1305_update(void *vcontext, const unsigned char *data, size_t len
   }
   if (!context->streaming) {
     crisp_poly1305_init(&context->state, context->key);
-    crisp_poly1305_update(&context->state, context->held, context->held_length);
-    OPENSSL_cleanse(context->held, context->held_length);
-    context->held_length = 0;
+    if (context->held_length) {
+      crisp_poly1305_update(&context->state, context->held, context->held_length);
+      OPENSSL_cleanse(context->held, context->held_length);
+      context->held_length = 0;
+    }
     context->streaming = 1;
   }
   crisp_poly1305_update(&context->state, data, length);
