@@ -20,8 +20,8 @@
 static const char *program = "crisp bench";
 
 struct options {
-  const char *kernels; /* comma-separated labels, NULL: all */
-  const char *impl;    /* NULL: default, "all", or a name */
+  const char *kernels;       /* comma-separated labels, NULL: all */
+  const char *impl;          /* NULL: default, "all", or a name */
   const char *provider_path; /* --provider-path: where crisp.so is, NULL: the usual places */
   int peers, sweep, check, tune;
   bench_settings settings;

@@ -64,10 +64,10 @@ typedef struct bench_routine {
  * while it runs (NULL: the dispatched default). */
 typedef struct bench_row {
   const bench_routine *routine;
-  const char *impl;    /* implementation name shown in the table */
-  const char *pin;     /* passed to crisp_use_impl, NULL for default */
-  double ns_per_op;    /* best of the repetitions */
-  double vs_best_peer; /* crisp rows: crisp speed / fastest peer; 0 if none */
+  const char *impl;           /* implementation name shown in the table */
+  const char *pin;            /* passed to crisp_use_impl, NULL for default */
+  double ns_per_op;           /* best of the repetitions */
+  double vs_best_peer;        /* crisp rows: crisp speed / fastest peer; 0 if none */
   double vs_default_provider; /* the crisp provider's rows: its speed / the default provider's; 0 if none */
 } bench_row;
 

@@ -39,14 +39,7 @@
 
 #include "provider_test_key.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#endif
-#endif
-#ifndef VALGRIND_MAKE_MEM_DEFINED
-#define VALGRIND_MAKE_MEM_DEFINED(address, length) ((void)(address), (void)(length))
-#endif
+#include "memcheck_optional.h"
 
 #define CRISP_ONLY "provider=crisp"
 

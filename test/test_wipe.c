@@ -19,14 +19,7 @@
 
 #include "common.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#endif
-#endif
-#ifndef VALGRIND_MAKE_MEM_DEFINED
-#define VALGRIND_MAKE_MEM_DEFINED(address, length) ((void)(address), (void)(length))
-#endif
+#include "memcheck_optional.h"
 
 /* More than any kernel's frames: the Karatsuba scratch, the product and
  * the radix 2^52 buffers together stay below 40 KiB. */
