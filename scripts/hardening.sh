@@ -50,7 +50,7 @@ hardening_long=${CRISP_HARDENING_LONG:-0}
 stage_sanitize() {
   build_dir "$build_prefix-asan" -- -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
-  run_meson_test "$build_prefix-asan" --setup sanitize
+  run_meson_test "$build_prefix-asan" --setup sanitize "${not_source[@]}"
 }
 
 # The valgrind setup (test/meson.build) runs the compiled tests under
