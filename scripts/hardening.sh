@@ -150,20 +150,36 @@ stage_ct-planted() {
 # and the wipes must cover each. Only the library and the test are built,
 # libcrisp linked without -z now (-Dlazy_binding=true) for
 # scripts/check_wipe_builds.py to run each bound lazily and with LD_BIND_NOW=1.
+# The gcc builds and the clang builds go side by side, so that one's
+# single-threaded steps (meson setup, the test runs) overlap the other's
+# compiles; each compiler's lines are shown together, gcc first.
 stage_wipe-builds() {
   command -v clang >/dev/null || {
     echo "clang is needed for the clang builds" >&2
     return 1
   }
-  local compiler level dirs=()
+  local compiler pid pids=() failed=0
   for compiler in gcc clang; do
-    for level in 2 3 s; do
-      dirs+=("$build_prefix-wipe-$compiler-O$level")
-      CC=$compiler build_dir "${dirs[-1]}" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
-        -Ddebug=false -Doptimization="$level"
-    done
+    wipe_builds "$compiler" >"$native_dir/wipe-$compiler.out" 2>&1 &
+    pids+=($!)
   done
-  python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "${dirs[@]}"
+  for pid in "${pids[@]}"; do
+    wait "$pid" || failed=1
+  done
+  cat "$native_dir/wipe-gcc.out" "$native_dir/wipe-clang.out"
+  return "$failed"
+}
+
+# wipe_builds COMPILER: its three builds, each checked once built.
+wipe_builds() {
+  local level dir failed=0
+  for level in 2 3 s; do
+    dir=$build_prefix-wipe-$1-O$level
+    CC=$1 build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
+      -Ddebug=false -Doptimization="$level"
+    python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
+  done
+  return "$failed"
 }
 
 stage_tsan() {
