@@ -11,9 +11,11 @@ test's verdict on the table plant is shown, not asserted.
 -Dplant_leak=key branches on bit 8 of p in the RSA CRT: the timing test's
 targets that vary the key (fixed against a pool) must all report it.
 
-Usage: check_ct_planted.py PREFIX, with the builds scripts/hardening.sh
-made: PREFIX-msan-PLANT (ct_msan) and PREFIX-plant-PLANT (test_bn_ct,
-ct_timing) for branch and table, PREFIX-plant-key (ct_timing).
+Usage: check_ct_planted.py branch|table MSAN_BUILD GCC_BUILD, or
+check_ct_planted.py key GCC_BUILD: the builds scripts/hardening.sh made
+with that plant, MSAN_BUILD with ct_msan, GCC_BUILD with test_bn_ct and
+ct_timing (ct_timing only for key). One plant a run, since the stage
+switches a build from one plant to the next.
 """
 
 import os
@@ -67,30 +69,33 @@ class Check:
 
 
 def main():
-    prefix = sys.argv[1]
+    plant, builds = sys.argv[1], sys.argv[2:]
     flags = open("/proc/cpuinfo").read().split()
     ifma = "avx512ifma" in flags
     if "adx" not in flags:
         sys.exit("this CPU has no ADX (and so no IFMA kernel): no planted kernel can run here")
     check = Check()
-    for plant in ["branch", "table"]:
-        print(f"  -Dplant_leak={plant}:")
-        check.msan(f"{prefix}-msan-{plant}", "x86_64-adx", "0", "bn_mont_adx.c")
+    print(f"  -Dplant_leak={plant}:")
+    if plant in ["branch", "table"]:
+        msan_build, gcc_build = builds
+        check.msan(msan_build, "x86_64-adx", "0", "bn_mont_adx.c")
         if ifma:
-            check.msan(f"{prefix}-msan-{plant}", "avx512ifma", "24", "bn52_avx512ifma.c")
+            check.msan(msan_build, "avx512ifma", "24", "bn52_avx512ifma.c")
         else:
             print("    avx512ifma: this CPU has no IFMA, not checked")
-        check.memcheck(f"{prefix}-plant-{plant}")
-        lines = check.timing(f"{prefix}-plant-{plant}", "bn_mont_mul", "avx512ifma,x86_64-adx")
+        check.memcheck(gcc_build)
+        lines = check.timing(gcc_build, "bn_mont_mul", "avx512ifma,x86_64-adx")
         if plant == "branch":
             for expected in ["x86_64-adx +16", "x86_64-adx +32"] + (["avx512ifma +32"] if ifma else []):
                 if not any(re.search(f"^bn_mont_mul +{expected} .*LEAK$", line) for line in lines):
                     check.fail(f"timing test did not report the branch plant in bn_mont_mul {expected}")
-    print("  -Dplant_leak=key:")
-    keys = [line for line in check.timing(f"{prefix}-plant-key", "rsa_private")
-            if re.search(r"^rsa_private .* key fixed/pool ", line)]
-    if not keys or not all(line.endswith("LEAK") for line in keys):
-        check.fail("timing test did not report the key plant in every rsa_private key fixed/pool target")
+    elif plant == "key":
+        keys = [line for line in check.timing(builds[0], "rsa_private")
+                if re.search(r"^rsa_private .* key fixed/pool ", line)]
+        if not keys or not all(line.endswith("LEAK") for line in keys):
+            check.fail("timing test did not report the key plant in every rsa_private key fixed/pool target")
+    else:
+        sys.exit(f"check_ct_planted.py: unknown plant '{plant}'")
     return 1 if check.failed else 0
 
 

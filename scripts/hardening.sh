@@ -5,7 +5,7 @@
 # CRYPTO_FORCE / CRYPTO_OPTIONS sweep and a short libFuzzer run. Each
 # stage_NAME uses test.sh's helpers (build_dir, run_meson_test) and build
 # directories next to the native one: PREFIX-asan,
-# PREFIX-tsan, PREFIX-fuzz, PREFIX-msan[-PLANT], PREFIX-plant-PLANT,
+# PREFIX-tsan, PREFIX-fuzz, PREFIX-msan, PREFIX-plant, PREFIX-plant-key,
 # PREFIX-wipe-COMPILER-OLEVEL (and for planted-faults PREFIX-tsan-race, PREFIX-asan-leak,
 # PREFIX-plant-memory_leak, PREFIX-fuzz-carry).
 #
@@ -50,7 +50,7 @@ hardening_long=${CRISP_HARDENING_LONG:-0}
 stage_sanitize() {
   build_dir "$build_prefix-asan" -- -Db_sanitize=address,undefined -Db_lundef=false \
     -Dc_args=-fno-sanitize-recover=all -Dc_link_args=-fno-sanitize-recover=all
-  run_meson_test "$build_prefix-asan" --setup sanitize
+  run_meson_test "$build_prefix-asan" --setup sanitize "${not_source[@]}"
 }
 
 # The valgrind setup (test/meson.build) runs the compiled tests under
@@ -87,8 +87,8 @@ msan_build() {
   }
   local c_args="-fsanitize-ignorelist=$root/test/ct_msan_ignore.txt -fsanitize-memory-track-origins=2"
   c_args+=" -include $root/test/ct_msan_copies.h"
-  # meson configure: a directory set up before keeps its own c_args otherwise
-  [ ! -f "$dir/build.ninja" ] || meson configure "$dir" "-Dc_args=$c_args" >/dev/null
+  # meson configure: a directory set up before keeps its own options otherwise
+  [ ! -f "$dir/build.ninja" ] || meson configure "$dir" "-Dc_args=$c_args" -Dplant_leak="$plant" >/dev/null
   CC=clang build_dir "$dir" test/ct_msan -- -Db_sanitize=memory -Db_lundef=false -Dtools=false -Dpeers=disabled \
     -Dplant_leak="$plant" "-Dc_args=$c_args"
 }
@@ -120,21 +120,28 @@ stage_ct-timing() {
 plant_build() {
   local dir=$1 plant=$2
   shift 2
+  [ ! -f "$dir/build.ninja" ] || meson configure "$dir" -Dplant_leak="$plant" >/dev/null
   build_dir "$dir" "$@" -- -Dtools=false -Dpeers=disabled -Dplant_leak="$plant"
 }
 
-# The planted leaks (meson -Dplant_leak=branch|table|key) in builds of their
-# own; scripts/check_ct_planted.py asserts that MemorySanitizer, memcheck and
-# the timing test report each one they can see. The unplanted builds are
-# the ct-msan, ct-timing and constant-time stages.
+# The planted leaks (meson -Dplant_leak=branch|table|key); for each,
+# scripts/check_ct_planted.py asserts that MemorySanitizer, memcheck and the
+# timing test report what they can see. The branch and table plants share
+# one gcc build and the ct-msan stage's build, each switched from plant to
+# plant (meson.build gives the define to the planted kernels' target alone,
+# so a switch recompiles only that); the key plant, in the library's own
+# target, keeps a build of its own. The unplanted builds are the ct-msan,
+# ct-timing and constant-time stages.
 stage_ct-planted() {
-  local plant
+  local plant failed=0
   for plant in branch table; do
-    msan_build "$build_prefix-msan-$plant" "$plant"
-    plant_build "$build_prefix-plant-$plant" "$plant" test/test_bn_ct test/ct_timing
+    msan_build "$build_prefix-msan" "$plant"
+    plant_build "$build_prefix-plant" "$plant" test/test_bn_ct test/ct_timing
+    python3 "$root/scripts/check_ct_planted.py" "$plant" "$build_prefix-msan" "$build_prefix-plant" || failed=1
   done
   plant_build "$build_prefix-plant-key" key test/ct_timing
-  python3 "$root/scripts/check_ct_planted.py" "$build_prefix"
+  python3 "$root/scripts/check_ct_planted.py" key "$build_prefix-plant-key" || failed=1
+  return "$failed"
 }
 
 # test_wipe (no sanitizers: they lay the stack out their own way) built by
@@ -143,20 +150,36 @@ stage_ct-planted() {
 # and the wipes must cover each. Only the library and the test are built,
 # libcrisp linked without -z now (-Dlazy_binding=true) for
 # scripts/check_wipe_builds.py to run each bound lazily and with LD_BIND_NOW=1.
+# The gcc builds and the clang builds go side by side, so that one's
+# single-threaded steps (meson setup, the test runs) overlap the other's
+# compiles; each compiler's lines are shown together, gcc first.
 stage_wipe-builds() {
   command -v clang >/dev/null || {
     echo "clang is needed for the clang builds" >&2
     return 1
   }
-  local compiler level dirs=()
+  local compiler pid pids=() failed=0
   for compiler in gcc clang; do
-    for level in 2 3 s; do
-      dirs+=("$build_prefix-wipe-$compiler-O$level")
-      CC=$compiler build_dir "${dirs[-1]}" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
-        -Ddebug=false -Doptimization="$level"
-    done
+    wipe_builds "$compiler" >"$native_dir/wipe-$compiler.out" 2>&1 &
+    pids+=($!)
   done
-  python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "${dirs[@]}"
+  for pid in "${pids[@]}"; do
+    wait "$pid" || failed=1
+  done
+  cat "$native_dir/wipe-gcc.out" "$native_dir/wipe-clang.out"
+  return "$failed"
+}
+
+# wipe_builds COMPILER: its three builds, each checked once built.
+wipe_builds() {
+  local level dir failed=0
+  for level in 2 3 s; do
+    dir=$build_prefix-wipe-$1-O$level
+    CC=$1 build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
+      -Ddebug=false -Doptimization="$level"
+    python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
+  done
+  return "$failed"
 }
 
 stage_tsan() {
