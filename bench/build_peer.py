@@ -9,7 +9,8 @@ PREFIX/lib and prints its path, ready for --peer-lib NAME=PATH.
     python3 bench/build_peer.py openssl SOURCE_DIR PREFIX [--jobs N]
 
 The build directory is PREFIX/build (AWS-LC) or the source tree itself
-(OpenSSL builds in place); running it again rebuilds incrementally."""
+(OpenSSL builds in place, then links PREFIX/build/libcrypto.so.openssl);
+running it again rebuilds incrementally."""
 import argparse
 import glob
 import os
@@ -36,11 +37,21 @@ def build_aws_lc(source, prefix, jobs):
 
 
 def build_openssl(source, prefix, jobs):
+    """A `shared` OpenSSL build compiles every object twice, for libcrypto.a
+    and for libcrypto.so, with the same flags (-fPIC both times): building
+    the archive alone and linking it whole as the shared library, with
+    OpenSSL's own version script and link flags, halves the build."""
     if not os.path.exists(os.path.join(source, 'Makefile')):
         run(['./Configure', 'shared', 'no-tests', 'no-docs',
              '--prefix=' + os.path.abspath(prefix)], source)
-    run(['make', '-j', str(jobs), 'build_libs'], source)
-    return sorted(glob.glob(os.path.join(source, 'libcrypto.so*')))
+    run(['make', '-j', str(jobs), 'libcrypto.a', 'libcrypto.ld'], source)
+    shared = os.path.join(prefix, 'build', 'libcrypto.so.openssl')
+    os.makedirs(os.path.dirname(shared), exist_ok=True)
+    run(['cc', '-shared', '-fPIC', '-pthread', '-m64', '-Wl,-znodelete',
+         '-Wl,-Bsymbolic', '-Wl,--version-script=libcrypto.ld', '-o', shared,
+         '-Wl,--whole-archive', 'libcrypto.a', '-Wl,--no-whole-archive',
+         '-ldl', '-pthread'], source)
+    return [shared]
 
 
 def main():
