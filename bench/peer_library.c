@@ -73,6 +73,8 @@ static void read_version(peer_library *library) {
                                                    : library->name;
   snprintf(library->version, sizeof library->version, "%s", text);
   snprintf(library->full_version, sizeof library->full_version, "%s", text);
+  for (size_t end = strlen(library->full_version); end > 0 && library->full_version[end - 1] == ' ';)
+    library->full_version[--end] = '\0';
   char *space = strchr(library->version, ' ');
   if (!library->awslc_version_string && space && (space = strchr(space + 1, ' '))) *space = '\0';
 }
