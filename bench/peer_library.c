@@ -14,8 +14,22 @@
 
 #include "peer_library.h"
 
-#ifndef RTLD_DEEPBIND
-#define RTLD_DEEPBIND 0 /* not glibc: the peer's own calls may bind elsewhere */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define CRISP_BENCH_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CRISP_BENCH_SANITIZED 1
+#endif
+
+/* The sanitizers' runtimes refuse RTLD_DEEPBIND (it would bypass their
+ * interceptors), and outside glibc there is none: then a peer's calls into
+ * itself may bind to a library loaded earlier under the same names. */
+#if defined(CRISP_BENCH_SANITIZED) || !defined(RTLD_DEEPBIND)
+#define PEER_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL)
+#else
+#define PEER_DLOPEN_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)
 #endif
 
 #define MAX_PEER_LIBRARIES 4
@@ -90,7 +104,7 @@ static void load(const char *spec, size_t name_length) {
   memset(library, 0, sizeof *library);
   snprintf(library->name, sizeof library->name, "%.*s", (int)name_length, spec);
   snprintf(library->path, sizeof library->path, "%s", path);
-  library->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  library->handle = dlopen(path, PEER_DLOPEN_FLAGS);
   if (!library->handle) {
     fprintf(stderr, "crisp bench: peer library '%s' not loaded, no rows: %s\n", library->name, dlerror());
     return;
