@@ -12,8 +12,10 @@
 #include "../tools/cli.h"
 #include "../tools/close_stdout.h"
 #include "bench.h"
+#include "peer_library.h"
 
 #define MAX_ROWS 32
+#define MAX_PEER_LIB_OPTIONS 4
 /* Usage errors exit with EXIT_USAGE (cli.h), like every crisp subcommand. */
 /* Messages carry the name users type, whichever way the bench was started:
  * crisp tune runs crisp-bench --tune. */
@@ -23,6 +25,8 @@ struct options {
   const char *kernels;       /* comma-separated labels, NULL: all */
   const char *impl;          /* NULL: default, "all", or a name */
   const char *provider_path; /* --provider-path: where crisp.so is, NULL: the usual places */
+  const char *peer_libs[MAX_PEER_LIB_OPTIONS]; /* --peer-lib NAME=PATH values */
+  size_t peer_lib_count;
   int peers, sweep, check, tune;
   bench_settings settings;
 };
@@ -66,8 +70,8 @@ static void print_labels(void) {
 
 static void help(void) {
   printf(
-      "Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers [--provider-path DIR]]\n"
-      "                   [--json] [--time MS] [--quick]\n"
+      "Usage: crisp bench [--kernel K[,K...]] [--impl all|NAME] [--peers [--provider-path DIR]\n"
+      "                   [--peer-lib NAME=PATH]...] [--json] [--time MS] [--quick]\n"
       "       crisp bench --kernel poly1305|chacha20|chacha20poly1305_seal --sweep [--peers]\n"
       "                   [--chunk N] [--json|--tsv] [--time MS]\n"
       "       crisp bench --check\n"
@@ -92,6 +96,12 @@ static void help(void) {
       "                the build tree's provider folder when run from it, else the folder\n"
       "                it is installed in); when it cannot load, one line says why and\n"
       "                the EVP rows are left out\n"
+      "  --peer-lib NAME=PATH\n"
+      "                with --peers: also load the libcrypto at PATH (OpenSSL or AWS-LC built\n"
+      "                from source: bench/build_peer.py) as a peer named by the version it\n"
+      "                reports, counted in 'vs peer'; repeatable, and read from\n"
+      "                $CRISP_BENCH_PEER_LIBS (NAME=PATH:NAME=PATH...); one that cannot load\n"
+      "                gets one line and no rows\n"
       "  --json        machine-readable output\n"
       "  --time MS     measuring time per row (default 200, sweep 40)\n"
       "  --quick       short run (25 ms per row)\n"
@@ -281,13 +291,17 @@ static int parse(int argc, char **argv, struct options *options) {
       options->impl = argv[++i];
     } else if (!strcmp(arg, "--provider-path") && has_value) {
       options->provider_path = argv[++i];
+    } else if (!strcmp(arg, "--peer-lib") && has_value) {
+      if (options->peer_lib_count == MAX_PEER_LIB_OPTIONS)
+        return usage_error("--peer-lib is taken at most %d times", MAX_PEER_LIB_OPTIONS);
+      options->peer_libs[options->peer_lib_count++] = argv[++i];
     } else if (!strcmp(arg, "--time") && has_value) {
       char *end;
       options->settings.row_ms = strtod(argv[++i], &end);
       if (*end || !(options->settings.row_ms > 0 && options->settings.row_ms < 1e6))
         return usage_error("--time needs a positive number of milliseconds");
     } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time") ||
-               !strcmp(arg, "--chunk") || !strcmp(arg, "--provider-path")) {
+               !strcmp(arg, "--chunk") || !strcmp(arg, "--provider-path") || !strcmp(arg, "--peer-lib")) {
       return usage_error("option '%s' needs a value", arg);
     } else {
       return usage_error("unknown argument '%s'", arg);
@@ -302,6 +316,7 @@ static int parse(int argc, char **argv, struct options *options) {
   if (options->settings.chunk && !options->sweep) return usage_error("--chunk goes with --sweep");
   if (options->provider_path && (!options->peers || options->sweep))
     return usage_error("--provider-path goes with --peers (and not --sweep)");
+  if (options->peer_lib_count && !options->peers) return usage_error("--peer-lib goes with --peers");
   options->settings.peers = options->peers;
   if (options->tune &&
       (options->sweep || options->peers || options->kernels || options->impl || options->settings.json ||
@@ -347,7 +362,7 @@ static void report_missing_specs(void) {
 }
 
 static int run(int argc, char **argv) {
-  struct options options = {NULL, NULL, NULL, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
+  struct options options = {NULL, NULL, NULL, {NULL}, 0, 0, 0, 0, 0, {0, 1, 5, 0, 0, 0, 0}};
   const int parsed = parse(argc, argv, &options);
   if (parsed) return parsed < 0 ? 0 : parsed;
   if (options.check) return check_specs();
@@ -360,6 +375,7 @@ static int run(int argc, char **argv) {
   if (options.settings.row_ms == 0) options.settings.row_ms = options.sweep ? 40 : 200;
   const int impl_status = check_impl(&options);
   if (impl_status) return impl_status;
+  if (options.peers) bench_peer_libraries_load(options.peer_libs, options.peer_lib_count);
   if (options.peers && !bench_peer_count())
     print_error("no peer library (OpenSSL, libsodium, GMP) was found at build time: no peer rows");
   if (options.peers && bench_peers_init() != 0) {

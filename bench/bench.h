@@ -93,6 +93,10 @@ const bench_spec *bench_kernel_spec(crisp_kernel kernel);
 /* Every peer routine built in (may be none). */
 size_t bench_peer_count(void);
 const bench_routine *bench_peer_at(size_t i);
+/* The routine whose setup bench_measure is calling: a setup shared by
+ * routines of several loaded libraries (bench/peers_dynamic.c) tells by it
+ * which library to set up. */
+extern const bench_routine *bench_setup_routine;
 /* Called once before peers run (e.g. sodium_init); 0 on success. */
 int bench_peers_init(void);
 

@@ -15,6 +15,8 @@
 
 #define MAX_ITERATIONS ((size_t)1 << 32)
 
+const bench_routine *bench_setup_routine;
+
 double bench_now_ns(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -89,6 +91,7 @@ int bench_measure(const bench_case *c, bench_row *rows, size_t count, const benc
   double round_ns = 0;
   for (size_t r = 0; r < count; r++) {
     rows[r].ns_per_op = INFINITY;
+    bench_setup_routine = rows[r].routine;
     if (rows[r].routine->setup && !(states[r] = rows[r].routine->setup(c))) {
       rows[r].ns_per_op = NAN; /* the peer could not set up; its row is left out */
       continue;

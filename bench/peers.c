@@ -1,10 +1,12 @@
 /* bench/peers.c - the peer libraries built into this crisp command: their
  * routine tables gathered into one list (each table only when its library
- * was found at build time), and no EVP rows when OpenSSL 3 was not. */
+ * was found at build time), then the rows of the libraries loaded at run
+ * time (--peer-lib); and no EVP rows when OpenSSL 3 was not found. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
+#include "peer_library.h"
 
 #ifdef CRISP_HAVE_OPENSSL
 extern const bench_routine bench_openssl_routines[];
@@ -41,7 +43,7 @@ static const struct table tables[] = {
 size_t bench_peer_count(void) {
   size_t total = 0;
   for (const struct table *t = tables; t->routines; t++) total += *t->count;
-  return total;
+  return total + bench_dynamic_peer_count();
 }
 
 const bench_routine *bench_peer_at(size_t i) {
@@ -49,7 +51,7 @@ const bench_routine *bench_peer_at(size_t i) {
     if (i < *t->count) return &t->routines[i];
     i -= *t->count;
   }
-  return NULL;
+  return bench_dynamic_peer_at(i);
 }
 
 int bench_peers_init(void) {

@@ -9,6 +9,7 @@
 
 #include "../tools/close_stdout.h"
 #include "bench.h"
+#include "peer_library.h"
 
 static int first_json_row;
 
@@ -53,6 +54,16 @@ void bench_report_begin(const bench_settings *settings) {
       printf(", \"crisp_provider_folder\": ");
       json_string(bench_provider_folder());
     }
+    for (size_t i = 0; i < bench_peer_library_count(); i++) {
+      const peer_library *library = bench_peer_library_at(i);
+      printf("%s{\"name\": ", i ? ", " : ", \"peer_libraries\": [");
+      json_string(library->name);
+      printf(", \"version\": ");
+      json_string(library->full_version);
+      printf(", \"path\": ");
+      json_string(library->path);
+      printf("}%s", i + 1 == bench_peer_library_count() ? "]" : "");
+    }
     printf(", \"results\": [");
     first_json_row = 1;
     return;
@@ -63,6 +74,10 @@ void bench_report_begin(const bench_settings *settings) {
     printf("EVP rows: %s with crisp.so from %s against %s, %s; vs peer: their speed ratio\n",
            BENCH_SOURCE_CRISP_PROVIDER, bench_provider_folder(), BENCH_SOURCE_DEFAULT_PROVIDER,
            bench_provider_openssl_version());
+  for (size_t i = 0; i < bench_peer_library_count(); i++) {
+    const peer_library *library = bench_peer_library_at(i);
+    printf("peer %s: %s from %s\n", library->name, library->full_version, library->path);
+  }
   printf("%-12s %-38s %12s %14s %12s %14s %8s\n", "kernel", "implementation", "size", "ops/ms", "MB/s",
          "ns/op", "vs peer");
 }

@@ -6,7 +6,8 @@ generated tree (odd names, empty and 1 MiB files, unreadable entries, more
 files than the pool holds), the -c round trip, stdin, poly1305 against
 RFC 8439 2.5.2, info (every kernel info --kernels names), crisp bench
 (through crisp, or crisp-bench directly under an emulator) with its EVP
-rows through the crisp provider, and usage errors.
+rows through the crisp provider and peer libraries loaded at run time
+(--peer-lib), and usage errors.
 
 Usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH. CRISP_TEST_PROVIDER=1
 says crisp.so was built beside crisp-bench (the EVP rows must appear);
@@ -17,6 +18,7 @@ matter. In a cross build meson's own MESON_EXE_WRAPPER (qemu-aarch64) is the
 default.
 """
 
+import ctypes.util
 import difflib
 import hashlib
 import json
@@ -424,6 +426,46 @@ def evp_row_checks(work):
               f"{how} naming no crisp.so: stderr {said}")
 
 
+def peer_library_checks(work):
+    # --peer-lib NAME=PATH and CRISP_BENCH_PEER_LIBS load a libcrypto at run
+    # time as a peer: one that cannot be loaded (no such file, no NAME=)
+    # gets one stderr line and no rows, and the bench still succeeds; one
+    # that loads (the system's libcrypto, standing in for a peer built from
+    # source) gives rows named by the version it reports, counted in
+    # vs_best_peer. Not under an emulator: the guest's libraries differ.
+    expect_status(2, "bench --peer-lib without --peers", bench("--peer-lib", f"x={work}"))
+    expect_status(2, "bench --peer-lib without a value", bench("--peers", "--peer-lib"))
+    system = None if wrapper else ctypes.util.find_library("crypto")
+    env = dict(os.environ, CRISP_BENCH_PEER_LIBS="malformed" + (f":system={system}" if system else ""))
+    result = run(bench("--json", "--peers", "--kernel", "md5", "--quick", "--time", "1",
+                       "--peer-lib", f"nowhere={work}/no-such-libcrypto.so"), stdin=subprocess.DEVNULL, env=env)
+    said = [line for line in text(result.stderr).splitlines() if "peer library" in line]
+    check(result.returncode == 0, f"bench with unloadable peer libraries: exit {result.returncode}")
+    check(len(said) == 2 and said[0].startswith("crisp bench: peer library 'nowhere' not loaded, no rows: ") and
+          said[1] == "crisp bench: peer library 'malformed' not loaded: NAME=PATH expected",
+          f"unloadable peer libraries: stderr {said}")
+    try:
+        report = json.loads(text(result.stdout))
+    except ValueError:
+        report = {}
+    libraries = report.get("peer_libraries", [])
+    check(len(libraries) == (1 if system else 0), f"peer_libraries {libraries}")
+    if not system or len(libraries) != 1:
+        return
+    version = " ".join(libraries[0]["version"].split()[:2])
+    check(version.startswith("OpenSSL "), f"the loaded peer reports {libraries[0]['version']}")
+    rows = report.get("results", [])
+    loaded = {row["size"]: row for row in rows if row["source"] == version}
+    check(sorted(loaded) == [64, 256, 1024, 16384, 1048576], f"rows of {version}: {sorted(loaded)}")
+    for row in rows:
+        if row["source"] != "crisp" or row["size"] not in loaded:
+            continue
+        fastest = min(peer["ns_per_op"] for peer in rows if peer["size"] == row["size"] and peer["source"] != "crisp"
+                      and peer["source"] not in EVP_SOURCES)
+        check(abs(row.get("vs_best_peer", 0) - fastest / row["ns_per_op"]) < 1e-3 * fastest / row["ns_per_op"],
+              f"md5 {row['size']}: vs_best_peer {row.get('vs_best_peer')} leaves out a peer")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         regular = make_tree(f"{work}/tree")
@@ -432,6 +474,7 @@ def main():
         kernels = info_checks()
         usage_checks(work)
         bench_checks(work, kernels)
+        peer_library_checks(work)
         os.chdir("/")
     print(f"{checks} checks passed, {failures} failed")
     return 0 if failures == 0 else 1
