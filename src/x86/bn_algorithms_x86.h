@@ -211,7 +211,7 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
     crisp_wipe(&s, sizeof s);
   }
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(yn, 0) * sizeof *scratch);
-  crisp_wipe(block, 2 * yn * sizeof *block);
+  if (xn > yn) crisp_wipe(block, 2 * yn * sizeof *block); /* equal lengths never write the block */
   crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
