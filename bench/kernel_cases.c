@@ -214,6 +214,10 @@ static const bench_routine rsa_private_routine = {"rsa_private", "crisp",       
 #define BITS 1
 #define BIGNUM_SIZES \
   { 512, 1024, 2048, 4096 }
+/* The products up to 8192 bits: Karatsuba's levels and frames change with
+ * the size, so every class of them gets a row. */
+#define PRODUCT_SIZES \
+  { 512, 1024, 2048, 3072, 4096, 6144, 8192 }
 #define PACKET_SIZES \
   { 16, 64, 256, 1024, 1536, 16384, 1048576 }
 
@@ -221,8 +225,8 @@ const bench_spec bench_specs[] = {
     {"md5", {CRISP_KERNEL_MD5}, 1, &md5_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
     {"md5_many", {CRISP_KERNEL_MD5_MANY}, 1, &md5_many_routine, BYTES, 16, {256, 1024, 16384, 65536}},
     {"poly1305", {CRISP_KERNEL_POLY1305}, 1, &poly1305_routine, BYTES, 1, {64, 256, 1024, 16384, 1048576}},
-    {"bn_mul", {CRISP_KERNEL_BN_MUL}, 1, &bn_mul_routine, BITS, 1, BIGNUM_SIZES},
-    {"bn_sqr", {CRISP_KERNEL_BN_SQR}, 1, &bn_sqr_routine, BITS, 1, BIGNUM_SIZES},
+    {"bn_mul", {CRISP_KERNEL_BN_MUL}, 1, &bn_mul_routine, BITS, 1, PRODUCT_SIZES},
+    {"bn_sqr", {CRISP_KERNEL_BN_SQR}, 1, &bn_sqr_routine, BITS, 1, PRODUCT_SIZES},
     {"bn_mul_add", {CRISP_KERNEL_BN_MUL_ADD}, 1, &bn_mul_add_routine, BITS, 1, BIGNUM_SIZES},
     {"bn_mont_mul", {CRISP_KERNEL_BN_MONT_MUL}, 1, &bn_mont_mul_routine, BITS, 1, BIGNUM_SIZES},
     {"bn_mont_sqr", {CRISP_KERNEL_BN_MONT_SQR}, 1, &bn_mont_sqr_routine, BITS, 1, BIGNUM_SIZES},

@@ -75,12 +75,37 @@
 #define CRISP_SCRUB_POLY1305_CONTEXT_BYTES CRISP_SCRUB_BUILD(2048, 6656)
 /* The bignum calls by their operands' or modulus's limbs (n of the
  * shorter operand for crisp_bn_mul), in the classes of the frames: the
- * IFMA conversions from 24, Karatsuba from 32, then up to 64, up to 128
- * and larger. */
-#define CRISP_SCRUB_BN_MUL_BYTES(n) \
-  ((n) < 32 ? (size_t)1280 : (n) <= 64 ? (size_t)6400 : (n) <= 128 ? (size_t)11008 : (size_t)19712)
-#define CRISP_SCRUB_BN_SQR_BYTES(n) \
-  ((n) < 32 ? (size_t)1280 : (n) <= 64 ? (size_t)5376 : (n) <= 128 ? (size_t)8448 : (size_t)15360)
+ * IFMA conversions from 24, Karatsuba from 32 (on x86-64 the products'
+ * least frame up to 48, one level deep), then up to 64, up to 128 and
+ * larger. Below 32 limbs a
+ * product is the schoolbook, whose x86-64 frames are the C wrappers' and
+ * the assembly rows' saved registers, apart from the portable C kernel's
+ * (generic), which are sized for the largest n; the arm64 ones were
+ * measured only as part of the deepest. */
+#if defined(__x86_64__)
+#define CRISP_SCRUB_BN_SCHOOLBOOK(generic) ((generic) ? (size_t)1280 : (size_t)1024)
+#else
+#define CRISP_SCRUB_BN_SCHOOLBOOK(generic) ((size_t)1280 + 0 * (generic))
+#endif
+#define CRISP_SCRUB_BN_MUL_BYTES(n, generic)         \
+  ((n) < 32     ? CRISP_SCRUB_BN_SCHOOLBOOK(generic) \
+   : (n) <= 48  ? CRISP_SCRUB_BN_MUL_LEAST_BYTES     \
+   : (n) <= 64  ? (size_t)6400                       \
+   : (n) <= 128 ? (size_t)11008                      \
+                : (size_t)19712)
+#define CRISP_SCRUB_BN_SQR_BYTES(n, generic)         \
+  ((n) < 32     ? CRISP_SCRUB_BN_SCHOOLBOOK(generic) \
+   : (n) <= 48  ? CRISP_SCRUB_BN_SQR_LEAST_BYTES     \
+   : (n) <= 64  ? (size_t)5376                       \
+   : (n) <= 128 ? (size_t)8448                       \
+                : (size_t)15360)
+#if defined(__x86_64__)
+#define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)3328)
+#define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)2304)
+#else
+#define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)6400)
+#define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)5376)
+#endif
 #define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)768)
 /* Montgomery products by n and by whether the kernel is the portable C
  * one, whose frames are sized for CRISP_BN_MONT_MAX_LIMBS at every n; the

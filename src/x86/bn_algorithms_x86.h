@@ -211,7 +211,7 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
     crisp_wipe(&s, sizeof s);
   }
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(yn, 0) * sizeof *scratch);
-  crisp_wipe(block, 2 * yn * sizeof *block);
+  if (xn > yn) crisp_wipe(block, 2 * yn * sizeof *block); /* equal lengths never write the block */
   crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
@@ -223,9 +223,27 @@ static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, si
 }
 
 /* One frame per size class of the Karatsuba operand, so that a product
- * takes the stack its size needs rather than the largest size's. */
+ * takes the stack its size needs rather than the largest size's (and the
+ * public call's scrub, sized by the same classes, covers no more): the
+ * least class holds 2048- and 3072-bit operands, whose one level of
+ * recursion needs less than half the 64-limb frame. */
+#define CRISP_KARATSUBA_LEAST 48
 #define CRISP_KARATSUBA_SMALL 64
 #define CRISP_KARATSUBA_MEDIUM 128
+/* The least class's halves (at most 24 limbs) lie below every threshold,
+ * so its one level writes all the scratch it uses: 6 ceil(n/2) + 1 limbs,
+ * a bound tighter than CRISP_KARATSUBA_SCRATCH's. */
+_Static_assert((CRISP_KARATSUBA_LEAST + 1) / 2 < CRISP_KARATSUBA_MUL_MIN &&
+                   (CRISP_KARATSUBA_LEAST + 1) / 2 < CRISP_KARATSUBA_SQR_MIN &&
+                   (CRISP_KARATSUBA_LEAST + 1) / 2 < 32,
+               "the least Karatsuba class recurses");
+#define CRISP_KARATSUBA_LEAST_SCRATCH (6 * ((CRISP_KARATSUBA_LEAST + 1) / 2) + 1)
+
+static __attribute__((noinline, unused)) void crisp_bn_mul_least(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t xn, const crisp_limb *y, size_t yn) {
+  crisp_limb scratch[CRISP_KARATSUBA_LEAST_SCRATCH], block[2 * CRISP_KARATSUBA_LEAST];
+  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+}
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_small(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
@@ -257,12 +275,20 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
   }
   if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX)
     CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+  else if (yn <= CRISP_KARATSUBA_LEAST)
+    crisp_bn_mul_least(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_SMALL)
     crisp_bn_mul_small(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_MEDIUM)
     crisp_bn_mul_medium(z, x, xn, y, yn);
   else
     crisp_bn_mul_large(z, x, xn, y, yn);
+}
+
+static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, const crisp_limb *x,
+                                                                 size_t n) {
+  crisp_limb scratch[CRISP_KARATSUBA_LEAST_SCRATCH];
+  crisp_bn_sqr_karatsuba(z, x, n, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_small(crisp_limb *z, const crisp_limb *x,
@@ -286,6 +312,8 @@ static __attribute__((noinline, unused)) void crisp_bn_sqr_large(crisp_limb *z, 
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {
   if (CRISP_SQR_SCHOOLBOOK(n) || n > CRISP_KARATSUBA_MAX)
     crisp_bn_sqr_basecase(z, x, n);
+  else if (n <= CRISP_KARATSUBA_LEAST)
+    crisp_bn_sqr_least(z, x, n);
   else if (n <= CRISP_KARATSUBA_SMALL)
     crisp_bn_sqr_small(z, x, n);
   else if (n <= CRISP_KARATSUBA_MEDIUM)
