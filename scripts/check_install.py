@@ -267,15 +267,19 @@ def check_consumer(build, work):
     expect_same("pkg-config --modversion crisp", version,
                 " ".join(flags("--modversion", "crisp", env={"PKG_CONFIG_PATH": f"{libdir}/pkgconfig"})))
     print(f"    crisp --version, crisp-bench --version, pkg-config --modversion: {version}")
-    # The CMake version file refuses a newer minor version.
+    # The CMake version file (crisp's own template) refuses a newer minor
+    # version, and before 1.0 an older one too; the consumer asks for its own.
     major, minor = version.split(".")[:2]
-    os.makedirs(f"{work}/too-new")
-    open(f"{work}/too-new/CMakeLists.txt", "w").write(
-        f"cmake_minimum_required(VERSION 3.16)\nproject(too_new C)\nfind_package(crisp {major}.{int(minor) + 1} CONFIG REQUIRED)\n")
-    if subprocess.run(["cmake", "-S", f"{work}/too-new", "-B", f"{work}/too-new/build", f"-DCMAKE_PREFIX_PATH={installed}"],
-                      capture_output=True).returncode == 0:
-        raise Failure(f"find_package(crisp) accepted a newer minor version than {version}")
-    print("    find_package(crisp) refuses a newer minor version")
+    refused = [f"{major}.{int(minor) + 1}"] + ([f"{major}.{int(minor) - 1}"] if major == "0" and int(minor) > 0 else [])
+    for request in refused:
+        project = f"{work}/version-{request}"
+        os.makedirs(project)
+        open(f"{project}/CMakeLists.txt", "w").write(
+            f"cmake_minimum_required(VERSION 3.16)\nproject(version_check C)\nfind_package(crisp {request} CONFIG REQUIRED)\n")
+        if subprocess.run(["cmake", "-S", project, "-B", f"{project}/build", f"-DCMAKE_PREFIX_PATH={installed}"],
+                          capture_output=True).returncode == 0:
+            raise Failure(f"find_package(crisp {request}) accepted crisp {version}")
+    print(f"    find_package(crisp) refuses {' and '.join(refused)}")
     consumers.build_subproject()
 
 
