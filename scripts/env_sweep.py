@@ -12,6 +12,13 @@ CRISP_TEST_SCALE is set: the point is the environment, not the trials),
 but for its source checks (suite source), which read files the
 environment cannot change and run once in the native stage.
 
+The quick suite runs once per dispatch state: the level, the
+microarchitecture (which sets the tuning parameters) and the implementation
+of every kernel, as crisp info reports them. A case whose environment
+leaves the state as an earlier case did (most garbage values leave the
+default) still has its crisp info and table checked, but the suite, which
+would run the same code, is not run again.
+
 Usage: env_sweep.py BUILD_DIR (a configured and built native build).
 """
 
@@ -43,6 +50,7 @@ class Sweep:
         if not self.levels or not self.kernels:
             sys.exit("crisp info shows no levels line or names no kernel")
         self.failed = False
+        self.suite_run_for = {}  # dispatch state -> the case that ran the suite
 
     def rank(self, implementation):
         """The level rank of an implementation name ("x86_64-adx": x86_64's)."""
@@ -57,6 +65,13 @@ class Sweep:
             if kernel in self.kernels:
                 chosen[kernel] = implementation
         return chosen
+
+    def state(self, stdout):
+        """What the quick suite's code paths depend on: the level, the
+        microarchitecture and the kernel lines, without crisp info's notes
+        on where each came from."""
+        words = {line.partition(": ")[0]: line.partition(": ")[2].split(" ")[0] for line in stdout.splitlines()}
+        return (words.get("level"), words.get("uarch"), tuple(sorted(self.selection(stdout).items())))
 
     def at_most(self, cap):
         return lambda chosen: all(self.rank(impl) <= self.rank(cap) for impl in chosen.values())
@@ -88,13 +103,18 @@ class Sweep:
             output = (table.stdout + table.stderr).decode(errors="replace").splitlines()
             return self.fail(label, "crisp reports differ from the documented table:",
                              [line for line in output if not line.startswith("#")][:20])
+        note = f", stderr: {lines[0][:70]}..." if expected else ""
+        state = self.state(stdout)
+        if state in self.suite_run_for:
+            print(f"    {label:44} ok (suite ran as {self.suite_run_for[state]}){note}", flush=True)
+            return None
+        self.suite_run_for[state] = label
         start = time.monotonic()
         scale = {"CRISP_TEST_SCALE": os.environ.get("CRISP_TEST_SCALE", "0.25")}
         suite = run(["meson", "test", "-C", self.build, "--no-rebuild"] + QUICK, {**env, **scale})
         if suite.returncode != 0:
             output = suite.stdout.decode(errors="replace").splitlines()
             return self.fail(label, "suites FAILED", [line for line in output if "/" in line[:8]])
-        note = f", stderr: {lines[0][:70]}..." if expected else ""
         print(f"    {label:44} ok ({time.monotonic() - start:.0f} s){note}", flush=True)
 
     def fail(self, label, what, details):
