@@ -59,7 +59,9 @@ configure() {
 }
 
 # build_dir DIR [TARGET...] -- [MESON_SETUP_ARGS...]: configures DIR once
-# (CC from the environment) and builds the targets (all when none named).
+# (CC from the environment) and builds the targets (all when none named);
+# a target @SUITE stands for what that suite's tests need
+# (scripts/test_targets.py).
 # The logs go to the native build (NAME.setup.log, NAME.compile.log), not
 # the source tree, and are shown only on failure.
 build_dir() {
@@ -72,6 +74,16 @@ build_dir() {
   done
   shift
   configure "$dir" "$@" >"$log.setup.log" 2>&1 || { cat "$log.setup.log"; return 1; }
+  local target named=("${targets[@]}") suite_targets
+  targets=()
+  for target in "${named[@]}"; do
+    if [ "${target#@}" != "$target" ]; then
+      suite_targets=$(python3 "$root/scripts/test_targets.py" "$dir" "${target#@}") || return 1
+      mapfile -t -O "${#targets[@]}" targets <<<"$suite_targets"
+    else
+      targets+=("$target")
+    fi
+  done
   meson compile -C "$dir" "${targets[@]}" >"$log.compile.log" 2>&1 || { tail -30 "$log.compile.log"; return 1; }
 }
 
@@ -175,7 +187,7 @@ stage_install() {
 # ENDBR64 at every entry and every indirect-jump target.
 stage_cet() {
   local dir=$build_prefix-cet
-  build_dir "$dir" -- -Dc_args=-fcf-protection=full
+  build_dir "$dir" @quick -- -Dc_args=-fcf-protection=full
   run_meson_test "$dir" --suite quick "${not_source[@]}"
   python3 "$root/scripts/check_cet.py" "$dir"/libcrisp.so.*.p/src_x86_*.S.o
 }
