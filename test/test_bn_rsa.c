@@ -512,9 +512,12 @@ static void openssl_private(EVP_PKEY *pkey, const crisp_limb *c, crisp_limb *out
 
 static void test_crt_openssl(void **state) {
   (void)state;
-  /* 3072 and 4096-bit key generation is slow under emulation */
+  /* Key generation is OpenSSL's work, and under memcheck or emulation (a
+   * reduced scale) a 2048-bit key takes longer than every crisp call the
+   * test makes with it: those runs take one 1024-bit key, since the CRT
+   * code and the kernels it reaches are the same at every size. */
   const unsigned bits_list[] = {1024, 2048, 3072, 4096};
-  const size_t keys = test_scale() >= 1 ? 4 : 2;
+  const size_t keys = test_scale() >= 1 ? 4 : 1;
   for (size_t kb = 0; kb < keys; kb++) {
     const unsigned bits = bits_list[kb];
     EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)bits);
