@@ -1,9 +1,11 @@
 /* test/test_provider_scratch.c - the kernels linked into crisp.so wipe the
  * heap scratch they allocate. crisp's bignum code takes its scratch from
- * malloc (not OpenSSL's allocator, which test_provider_wipe.c watches), so
- * this program defines malloc and free: crisp.so's calls reach them, each
- * block allocated from crisp.so's code is remembered, and one that is not
- * all zeros when freed fails. RSA signatures through the provider run the
+ * the C library (not OpenSSL's allocator, which test_provider_wipe.c
+ * watches), so this program defines malloc, calloc, the aligned
+ * allocations, realloc and free: crisp.so's calls reach them, each block
+ * allocated from crisp.so's code is remembered, and one that is not all
+ * zeros when freed fails. realloc from crisp.so fails at once: the block it
+ * moves away from is freed where no wipe can reach it. RSA signatures through the provider run the
  * kernels that allocate: crisp_bn_mod_exp_crt on the CRT path, and
  * crisp_bn_mod_exp on the d path (a key without its CRT components), at
  * the implementation CRYPTO_FORCE selects. Each path must check at least
@@ -30,6 +32,9 @@
 /* ---- the allocator -------------------------------------------------------- */
 
 extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
 extern void __libc_free(void *pointer);
 
 enum { MAX_BLOCKS = 64 };
@@ -42,14 +47,16 @@ static struct {
   uintptr_t caller;
 } blocks[MAX_BLOCKS];
 static int block_count;
-static unsigned checked, unwiped, untracked;
+static unsigned checked, unwiped, untracked, reallocated;
 static int malloc_is_ours;
 
-void *malloc(size_t size) {
-  void *pointer = __libc_malloc(size);
-  const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
-  malloc_is_ours = 1;
-  if (pointer && caller >= crisp_code_start && caller < crisp_code_end) {
+static int from_crisp(uintptr_t caller) {
+  return caller >= crisp_code_start && caller < crisp_code_end;
+}
+
+/* Remembers a block crisp.so's code allocated; returns it. */
+static void *remember(void *pointer, size_t size, uintptr_t caller) {
+  if (pointer && from_crisp(caller)) {
     if (block_count < MAX_BLOCKS) {
       blocks[block_count].pointer = pointer;
       blocks[block_count].size = size;
@@ -59,6 +66,43 @@ void *malloc(size_t size) {
     }
   }
   return pointer;
+}
+
+#define CALLER ((uintptr_t)__builtin_return_address(0))
+
+void *malloc(size_t size) {
+  malloc_is_ours = 1;
+  return remember(__libc_malloc(size), size, CALLER);
+}
+
+void *calloc(size_t count, size_t size) {
+  /* __libc_calloc refuses a product that overflows */
+  return remember(__libc_calloc(count, size), count * size, CALLER);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+  return remember(__libc_memalign(alignment, size), size, CALLER);
+}
+
+void *memalign(size_t alignment, size_t size) {
+  return remember(__libc_memalign(alignment, size), size, CALLER);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+  if (alignment < sizeof(void *) || (alignment & (alignment - 1))) return 22; /* EINVAL */
+  void *pointer = remember(__libc_memalign(alignment, size), size, CALLER);
+  if (!pointer) return 12; /* ENOMEM */
+  *out = pointer;
+  return 0;
+}
+
+void *realloc(void *pointer, size_t size) {
+  if (from_crisp(CALLER)) {
+    reallocated++;
+    printf("FAIL: crisp.so called realloc at crisp.so+0x%lx: the block it leaves is freed unwiped\n",
+           (unsigned long)(CALLER - crisp_base));
+  }
+  return __libc_realloc(pointer, size);
 }
 
 void free(void *pointer) {
@@ -111,11 +155,22 @@ static void fail(const char *what) {
   failures++;
 }
 
-/* The default provider's key, or one of n, e and d only made from it. */
-static EVP_PKEY *load_key(int d_only) {
-  BIO *bio = BIO_new_mem_buf(provider_test_key_pem, -1);
-  EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, "provider=default") : NULL;
-  BIO_free(bio);
+/* The test key (bits 0) or a fresh key of that size from the default
+ * provider, or one of n, e and d only made from it. */
+static EVP_PKEY *load_key(unsigned bits, int d_only) {
+  EVP_PKEY *key = NULL;
+  if (bits) {
+    EVP_PKEY_CTX *generator = EVP_PKEY_CTX_new_from_name(libctx, "RSA", "provider=default");
+    if (!generator || EVP_PKEY_keygen_init(generator) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_keygen_bits(generator, (int)bits) <= 0 ||
+        EVP_PKEY_generate(generator, &key) <= 0)
+      key = NULL;
+    EVP_PKEY_CTX_free(generator);
+  } else {
+    BIO *bio = BIO_new_mem_buf(provider_test_key_pem, -1);
+    key = bio ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, "provider=default") : NULL;
+    BIO_free(bio);
+  }
   if (!key || !d_only) return key;
   static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D};
   BIGNUM *parts[3] = {NULL};
@@ -140,10 +195,10 @@ static EVP_PKEY *load_key(int d_only) {
 
 /* Signs with crisp (the key is exported to crisp's key manager) and
  * reports the kernel blocks the signature checked. */
-static void sign_with(const char *path, int d_only) {
+static void sign_with(const char *path, unsigned bits, int d_only) {
   unsigned char hash[32] = {1, 2, 3}, signature[512];
   size_t length = sizeof signature;
-  EVP_PKEY *key = load_key(d_only);
+  EVP_PKEY *key = load_key(bits, d_only);
   EVP_PKEY_CTX *context = key ? EVP_PKEY_CTX_new_from_pkey(libctx, key, "provider=crisp") : NULL;
   const unsigned checked_before = checked, unwiped_before = unwiped;
   if (!context || EVP_PKEY_sign_init(context) <= 0 ||
@@ -187,8 +242,13 @@ int main(int argc, char **argv) {
     printf("FAIL: crisp.so's code not found among the loaded objects\n");
     return 1;
   }
-  sign_with("CRT path (crisp_bn_mod_exp_crt)", 0);
-  sign_with("d path (crisp_bn_mod_exp)", 1);
+  /* The test key's halves are 8 limbs; a 2048-bit key reaches the kernels
+   * that start at 16 (the IFMA pair exponentiation among them). */
+  sign_with("CRT path (crisp_bn_mod_exp_crt)", 0, 0);
+  sign_with("d path (crisp_bn_mod_exp)", 0, 1);
+  sign_with("CRT path, 2048-bit key", 2048, 0);
+  sign_with("d path, 2048-bit key", 2048, 1);
+  failures += (int)reallocated;
   if (untracked) {
     printf("FAIL: %u blocks of crisp.so's beyond the %d this test can follow\n", untracked, MAX_BLOCKS);
     failures++;
