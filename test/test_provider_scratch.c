@@ -155,22 +155,12 @@ static void fail(const char *what) {
   failures++;
 }
 
-/* The test key (bits 0) or a fresh key of that size from the default
- * provider, or one of n, e and d only made from it. */
-static EVP_PKEY *load_key(unsigned bits, int d_only) {
-  EVP_PKEY *key = NULL;
-  if (bits) {
-    EVP_PKEY_CTX *generator = EVP_PKEY_CTX_new_from_name(libctx, "RSA", "provider=default");
-    if (!generator || EVP_PKEY_keygen_init(generator) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_keygen_bits(generator, (int)bits) <= 0 ||
-        EVP_PKEY_generate(generator, &key) <= 0)
-      key = NULL;
-    EVP_PKEY_CTX_free(generator);
-  } else {
-    BIO *bio = BIO_new_mem_buf(provider_test_key_pem, -1);
-    key = bio ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, "provider=default") : NULL;
-    BIO_free(bio);
-  }
+/* One of the test keys (provider_test_key.h), or a key of its n, e and d
+ * only made from it. */
+static EVP_PKEY *load_key(const char *pem, int d_only) {
+  BIO *bio = BIO_new_mem_buf(pem, -1);
+  EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, libctx, "provider=default") : NULL;
+  BIO_free(bio);
   if (!key || !d_only) return key;
   static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N, OSSL_PKEY_PARAM_RSA_E, OSSL_PKEY_PARAM_RSA_D};
   BIGNUM *parts[3] = {NULL};
@@ -195,10 +185,10 @@ static EVP_PKEY *load_key(unsigned bits, int d_only) {
 
 /* Signs with crisp (the key is exported to crisp's key manager) and
  * reports the kernel blocks the signature checked. */
-static void sign_with(const char *path, unsigned bits, int d_only) {
+static void sign_with(const char *path, const char *pem, int d_only) {
   unsigned char hash[32] = {1, 2, 3}, signature[512];
   size_t length = sizeof signature;
-  EVP_PKEY *key = load_key(bits, d_only);
+  EVP_PKEY *key = load_key(pem, d_only);
   EVP_PKEY_CTX *context = key ? EVP_PKEY_CTX_new_from_pkey(libctx, key, "provider=crisp") : NULL;
   const unsigned checked_before = checked, unwiped_before = unwiped;
   if (!context || EVP_PKEY_sign_init(context) <= 0 ||
@@ -242,12 +232,12 @@ int main(int argc, char **argv) {
     printf("FAIL: crisp.so's code not found among the loaded objects\n");
     return 1;
   }
-  /* The test key's halves are 8 limbs; a 2048-bit key reaches the kernels
-   * that start at 16 (the IFMA pair exponentiation among them). */
-  sign_with("CRT path (crisp_bn_mod_exp_crt)", 0, 0);
-  sign_with("d path (crisp_bn_mod_exp)", 0, 1);
-  sign_with("CRT path, 2048-bit key", 2048, 0);
-  sign_with("d path, 2048-bit key", 2048, 1);
+  /* The 1024-bit key's halves are 8 limbs; the 2048-bit key's 16 reach the
+   * IFMA pair exponentiation. */
+  sign_with("CRT path (crisp_bn_mod_exp_crt)", provider_test_key_pem, 0);
+  sign_with("d path (crisp_bn_mod_exp)", provider_test_key_pem, 1);
+  sign_with("CRT path, 2048-bit key", provider_test_key_2048_pem, 0);
+  sign_with("d path, 2048-bit key", provider_test_key_2048_pem, 1);
   failures += (int)reallocated;
   if (untracked) {
     printf("FAIL: %u blocks of crisp.so's beyond the %d this test can follow\n", untracked, MAX_BLOCKS);
