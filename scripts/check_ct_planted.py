@@ -10,6 +10,10 @@ table stays in L1 and costs the same for every index, so the timing
 test's verdict on the table plant is shown, not asserted.
 -Dplant_leak=key branches on bit 8 of p in the RSA CRT: the timing test's
 targets that vary the key (fixed against a pool) must all report it.
+The timing test's power falls when other work shares the machine; a
+target that must report a plant and did not is measured again with four
+times the samples (t grows with their square root) before it counts as
+missed.
 
 Usage: check_ct_planted.py branch|table MSAN_BUILD GCC_BUILD, or
 check_ct_planted.py key GCC_BUILD: the builds scripts/hardening.sh made
@@ -60,12 +64,23 @@ class Check:
             self.fail(f"x86_64-adx: memcheck did not report the plant (bn-ct exit {status})")
         print("    avx512ifma: memcheck cannot run it (valgrind has no AVX-512)")
 
-    def timing(self, build, kernels, impls=None):
+    def timing(self, build, kernels, impls=None, scale=None, label="timing"):
         env = {"CRISP_CT_KERNELS": kernels, **({"CRISP_CT_IMPLS": impls} if impls else {})}
+        env.update({"CRISP_CT_TIMING_SCALE": scale} if scale else {})
         lines = [line for line in run([f"{build}/test/ct_timing"], env)[1].splitlines() if line.startswith(kernels)]
         for line in lines:
-            print(f"    timing: {line}")
+            print(f"    {label}: {line}")
         return lines
+
+    def timing_reports(self, build, kernel, target, lines):
+        """Whether the timing lines report a leak in target ("IMPL +LIMBS"),
+        measured again with four times the samples when they do not."""
+        leaked = re.compile(f"^{kernel} +{re.escape(target)} .*LEAK$")
+        if any(leaked.search(line) for line in lines):
+            return True
+        impl = target.split()[0]
+        again = self.timing(build, kernel, impl, scale="4", label="4x samples")
+        return any(leaked.search(line) for line in again)
 
 
 def main():
@@ -87,7 +102,7 @@ def main():
         lines = check.timing(gcc_build, "bn_mont_mul", "avx512ifma,x86_64-adx")
         if plant == "branch":
             for expected in ["x86_64-adx +16", "x86_64-adx +32"] + (["avx512ifma +32"] if ifma else []):
-                if not any(re.search(f"^bn_mont_mul +{expected} .*LEAK$", line) for line in lines):
+                if not check.timing_reports(gcc_build, "bn_mont_mul", expected, lines):
                     check.fail(f"timing test did not report the branch plant in bn_mont_mul {expected}")
     elif plant == "key":
         keys = [line for line in check.timing(builds[0], "rsa_private")
