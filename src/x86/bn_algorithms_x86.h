@@ -3,7 +3,7 @@
  * (bn_rows_x86.h). The including file first binds CRISP_ROW_MUL,
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
- * optionally CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
+ * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
  * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
  * its own copy of these routines bound to its own rows. Every routine here
  * runs the same instructions and touches the same addresses for all operand
@@ -50,6 +50,20 @@ typedef unsigned __int128 crisp_dlimb;
  * a level halves n. Every frame that holds a scratch is sized by this, so
  * the bound is kept tight. */
 #define CRISP_KARATSUBA_SCRATCH(n) (6 * (n) + 64)
+
+/* The schoolbook product: the flavour's register-window product
+ * (CRISP_ROW_MUL_WINDOW, lengths that are multiples of 8) where it applies,
+ * else its looped rows. The choice depends on the lengths alone. */
+static inline void crisp_bn_mul_schoolbook(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                           size_t yn) {
+#ifdef CRISP_ROW_MUL_WINDOW
+  if (xn % 8 == 0 && yn % 8 == 0 && xn && yn) {
+    CRISP_ROW_MUL_WINDOW(z, x, xn, y, yn);
+    return;
+  }
+#endif
+  CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+}
 
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
  * flavour (the ADX rows have their own). */
@@ -122,7 +136,7 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
     if (square)
       crisp_bn_sqr_basecase(z, x, n);
     else
-      CRISP_ROW_MUL_BASECASE(z, x, n, y, n);
+      crisp_bn_mul_schoolbook(z, x, n, y, n);
   } else {
     crisp_bn_karatsuba(z, x, y, n, scratch, square);
   }
@@ -201,7 +215,7 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
   }
   if (done < xn) {
     const size_t rest = xn - done;
-    CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
+    crisp_bn_mul_schoolbook(block, x + done, rest, y, yn);
     unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
     unsigned long long s; /* a sum of the secret product: wiped after, wherever it was kept */
     for (size_t i = yn; i < rest + yn; i++) {
@@ -274,7 +288,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     xn = yn, yn = tn;
   }
   if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX)
-    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+    crisp_bn_mul_schoolbook(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_LEAST)
     crisp_bn_mul_least(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_SMALL)

@@ -26,7 +26,7 @@ static inline void product_reduce(crisp_limb *r, const crisp_limb *a, const cris
     if (square)
       crisp_bn_sqr_basecase(product, a, n);
     else
-      CRISP_ROW_MUL_BASECASE(product, a, n, b, n);
+      crisp_bn_mul_schoolbook(product, a, n, b, n);
   } else {
     crisp_bn_mul_equal(product, a, b, n, scratch, square);
     crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, square) * sizeof *scratch);
