@@ -78,7 +78,6 @@ void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cr
  * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
 void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);
 
-
 /* ---- bn_mul_window_adx.S (BMI2 + ADX) ---- */
 
 /* z[0..xn+yn) = x * y, schoolbook with the columns in registers; xn and yn
