@@ -3,7 +3,8 @@
  * (bn_rows_x86.h). The including file first binds CRISP_ROW_MUL,
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
- * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
+ * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
+ * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
  * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
  * its own copy of these routines bound to its own rows. Every routine here
  * runs the same instructions and touches the same addresses for all operand
@@ -36,6 +37,11 @@ typedef unsigned __int128 crisp_dlimb;
 #define CRISP_KARATSUBA_SQR_MIN 48
 #endif
 #define CRISP_KARATSUBA_MAX 256
+/* Squares from this many limbs (multiples of 8) run the register-window
+ * triangle where the flavour has one. */
+#ifndef CRISP_SQR_WINDOW_MIN
+#define CRISP_SQR_WINDOW_MIN 24
+#endif
 /* Squares below the threshold run the schoolbook, except 32 limbs when the
  * unrolled 16-limb triangle exists: three of its 16-limb squares beat the
  * 32-limb rows. */
@@ -99,6 +105,14 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
       CRISP_ROW_SQR_TRIANGLE16(z, x);
     else
       CRISP_ROW_SQR_TRIANGLE8(z, x);
+    CRISP_ROW_SQR_DIAGONAL(z, x, n);
+    return;
+  }
+#endif
+#ifdef CRISP_ROW_SQR_TRIANGLE_WINDOW
+  /* other multiples of 8: the triangle with its columns in registers */
+  if (n % 8 == 0 && n >= CRISP_SQR_WINDOW_MIN) {
+    CRISP_ROW_SQR_TRIANGLE_WINDOW(z, x, n);
     CRISP_ROW_SQR_DIAGONAL(z, x, n);
     return;
   }

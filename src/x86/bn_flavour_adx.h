@@ -7,6 +7,7 @@
 #define CRISP_ROW_MUL crisp_bn_mul_row_x86_64_adx
 #define CRISP_ROW_MUL_BASECASE crisp_bn_mul_basecase_x86_64_adx
 #define CRISP_ROW_MUL_WINDOW crisp_bn_mul_window_x86_64_adx
+#define CRISP_ROW_SQR_TRIANGLE_WINDOW crisp_bn_sqr_triangle_window_x86_64_adx
 #define CRISP_ROW_SQR_TRIANGLE crisp_bn_sqr_triangle_x86_64_adx
 #define CRISP_ROW_REDC crisp_bn_redc_rows_x86_64_adx
 #define CRISP_ROW_SQR_DIAGONAL crisp_bn_sqr_diagonal_x86_64_adx

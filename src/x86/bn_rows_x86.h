@@ -78,11 +78,15 @@ void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cr
  * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
 void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);
 
-/* ---- bn_mul_window_adx.S (BMI2 + ADX) ---- */
+/* ---- bn_window_adx.S (BMI2 + ADX) ---- */
 
 /* z[0..xn+yn) = x * y, schoolbook with the columns in registers; xn and yn
  * positive multiples of 8, z apart from x and y. */
 void crisp_bn_mul_window_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                     size_t yn);
+
+/* z[0..2n) = the cross products x[i] x[j] (i < j) of x[0..n), with z[0]
+ * and z[2n-1] zero; n a positive multiple of 8, z apart from x. */
+void crisp_bn_sqr_triangle_window_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
 
 #endif

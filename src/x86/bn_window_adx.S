@@ -1,6 +1,7 @@
-/* src/x86/bn_mul_window_adx.S - the schoolbook product z = x * y for
- * lengths that are multiples of 8, with the running columns in a window of
- * eight registers instead of memory; needs BMI2 and ADX.
+/* src/x86/bn_window_adx.S - the schoolbook product z = x * y and a
+ * square's cross products for lengths that are multiples of 8, with the
+ * running columns in a window of eight registers instead of memory; needs
+ * BMI2 and ADX.
  *
  * The looped rows of bn_rows_adx.S load and store a limb of z for every
  * limb product, and each row waits on the previous row's stores. Here a
@@ -147,3 +148,114 @@ FUNCTION crisp_bn_mul_window_x86_64_adx
 	pop	%rbx
 	ret
 END_FUNCTION crisp_bn_mul_window_x86_64_adx
+
+/* ---- A square's cross products ------------------------------------------- */
+
+/* Row \r of the triangle of the block a itself: multiplier rbx[\r] (a[\r]),
+ * products from a[\r+1] on, stored at rdi[\r]. No earlier pass wrote these
+ * columns. */
+.macro TRIANGLE_ROW r, w0, w1, w2, w3, w4, w5, w6, w7
+	mov	8*\r(%rbx), %rdx
+	xor	%eax, %eax		/* clears CF and OF */
+	.if \r < 1
+	WINDOW_STEP 1, \w1, \w2
+	.endif
+	.if \r < 2
+	WINDOW_STEP 2, \w2, \w3
+	.endif
+	.if \r < 3
+	WINDOW_STEP 3, \w3, \w4
+	.endif
+	.if \r < 4
+	WINDOW_STEP 4, \w4, \w5
+	.endif
+	.if \r < 5
+	WINDOW_STEP 5, \w5, \w6
+	.endif
+	.if \r < 6
+	WINDOW_STEP 6, \w6, \w7
+	.endif
+	mov	\w0, 8*\r(%rdi)
+	mulx	56(%rsi), %rax, \w0
+	adcx	%rax, \w7
+	mov	$0, %eax		/* MOV keeps the flags */
+	adox	%rax, \w0
+	adcx	%rax, \w0
+.endm
+
+/* The seven rows of the block's own triangle, then its columns stored:
+ * the window, rotated by seven, holds rdi[7 .. 15); rdi[15], the column
+ * above, is zeroed for the next pass to add. */
+.macro TRIANGLE_TAIL
+	TRIANGLE_ROW 0, %r8,  %r9,  %r10, %r11, %r12, %r13, %r14, %r15
+	TRIANGLE_ROW 1, %r9,  %r10, %r11, %r12, %r13, %r14, %r15, %r8
+	TRIANGLE_ROW 2, %r10, %r11, %r12, %r13, %r14, %r15, %r8,  %r9
+	TRIANGLE_ROW 3, %r11, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10
+	TRIANGLE_ROW 4, %r12, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11
+	TRIANGLE_ROW 5, %r13, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12
+	TRIANGLE_ROW 6, %r14, %r15, %r8,  %r9,  %r10, %r11, %r12, %r13
+	mov	%r15, 56(%rdi)
+	mov	%r8,  64(%rdi)
+	mov	%r9,  72(%rdi)
+	mov	%r10, 80(%rdi)
+	mov	%r11, 88(%rdi)
+	mov	%r12, 96(%rdi)
+	mov	%r13, 104(%rdi)
+	mov	%r14, 112(%rdi)
+	movq	$0, 120(%rdi)
+.endm
+
+/* z[0..2n) = the cross products x[i] x[j] (i < j) of x[0..n), n a positive
+ * multiple of 8 (z[0] and z[2n-1] are zero); z apart from x. Pass p takes
+ * the block a = x[8p .. 8p+8): rows for x[0 .. 8p) added to the columns
+ * from 8p on (the earlier passes left z[8p .. 16p)), then a's own
+ * triangle, whose columns from 16p on no pass wrote yet.
+ * rdi z, rsi x, rdx n. Registers: rsi a, rbx the multipliers, rdi the
+ * row's column, rbp groups left; on the stack x, z, n / 8 and p. */
+FUNCTION crisp_bn_sqr_triangle_window_x86_64_adx
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	sub	$32, %rsp
+	shr	$3, %rdx
+	mov	%rsi, 0(%rsp)		/* x */
+	mov	%rdi, 8(%rsp)		/* z */
+	mov	%rdx, 16(%rsp)		/* blocks */
+	movq	$0, 24(%rsp)		/* p */
+	mov	%rsi, %rbx
+	WINDOW_CLEAR
+	TRIANGLE_TAIL
+.Ltriangle_pass:
+	mov	24(%rsp), %rbp
+	inc	%rbp
+	cmp	16(%rsp), %rbp
+	je	.Ltriangle_done
+	mov	%rbp, 24(%rsp)
+	mov	%rbp, %rax
+	shl	$6, %rax		/* 8p limbs */
+	mov	0(%rsp), %rbx
+	lea	(%rbx, %rax), %rsi
+	mov	8(%rsp), %rdi
+	add	%rax, %rdi
+	WINDOW_CLEAR
+.Ltriangle_rectangle:
+	WINDOW_GROUP 1
+	lea	64(%rbx), %rbx
+	lea	64(%rdi), %rdi
+	dec	%rbp
+	jnz	.Ltriangle_rectangle
+	TRIANGLE_TAIL
+	jmp	.Ltriangle_pass
+.Ltriangle_done:
+	add	$32, %rsp
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	ret
+END_FUNCTION crisp_bn_sqr_triangle_window_x86_64_adx
