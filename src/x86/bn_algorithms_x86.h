@@ -42,14 +42,8 @@ typedef unsigned __int128 crisp_dlimb;
 #ifndef CRISP_SQR_WINDOW_MIN
 #define CRISP_SQR_WINDOW_MIN 24
 #endif
-/* Squares below the threshold run the schoolbook, except 32 limbs when the
- * unrolled 16-limb triangle exists: three of its 16-limb squares beat the
- * 32-limb rows. */
-#ifdef CRISP_ROW_SQR_TRIANGLE16
-#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN && (n) != 32)
-#else
+/* Squares below the threshold run the schoolbook. */
 #define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
-#endif
 /* Scratch one Karatsuba call of size n needs, its recursion included:
  * 6 * ceil(n/2) + 1 <= 3n + 4 at this level, then the same for ceil(n/2)
  * below (crisp_karatsuba_scratch_used): at most 6n plus 4 per level, and
@@ -158,9 +152,7 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
 
 /* How much of the scratch crisp_bn_mul_equal(n, square) writes, which a
  * wipe after it must cover and need not pass: 6 ceil(n/2) + 1 limbs at a
- * Karatsuba level, then the most either half's products write after them
- * (with the 32-limb square's exception, a shorter half may recurse where
- * the longer does not). */
+ * Karatsuba level, then the most either half's products write after them. */
 static inline size_t crisp_karatsuba_scratch_used(size_t n, int square) {
   if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) return 0;
   const size_t low = n / 2, high = n - low;
