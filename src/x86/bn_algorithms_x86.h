@@ -4,7 +4,7 @@
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
- * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
+ * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR_TRIANGLE8 with
  * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
  * its own copy of these routines bound to its own rows. Every routine here
  * runs the same instructions and touches the same addresses for all operand
@@ -13,6 +13,7 @@
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 
+#include <emmintrin.h>
 #include <x86intrin.h>
 
 #include "scrub_depths.h"
@@ -118,18 +119,36 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
   CRISP_ROW_SQR_DIAGONAL(z, x, n);
 }
 
+/* d[0..n) ^= mask, two limbs per SSE2 store (baseline x86-64), so the
+ * pass costs half the read-modify-write limbs it would. */
+static inline void crisp_bn_xor_mask(crisp_limb *d, size_t n, crisp_limb mask) {
+  const __m128i m = _mm_set1_epi64x((long long)mask);
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    __m128i *p = (__m128i *)(void *)(d + i);
+    _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), m));
+  }
+  if (i < n) d[i] ^= mask;
+}
+
 /* d[0..hn) = |a[0..hn) - b[0..ln)| (ln <= hn); returns 1 when a < b. The
  * negation is a masked complement plus the borrow: no branch on values. */
 static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, size_t hn, const crisp_limb *b,
                                            size_t ln) {
   unsigned char borrow = crisp_bn_sub_n_x86_64(d, a, b, ln, 0);
+#ifdef CRISP_ROW_NEGATE_IF
+  if (ln == hn) {
+    CRISP_ROW_NEGATE_IF(d, hn, borrow);
+    return borrow;
+  }
+#endif
   for (size_t i = ln; i < hn; i++) {
     unsigned long long s;
     borrow = _subborrow_u64(borrow, a[i], 0, &s);
     d[i] = s;
   }
   crisp_limb mask = (crisp_limb)0 - borrow;
-  for (size_t i = 0; i < hn; i++) d[i] ^= mask;
+  crisp_bn_xor_mask(d, hn, mask);
   crisp_bn_add_carry_x86_64(d, hn, (unsigned char)borrow);
   return borrow;
 }
@@ -180,7 +199,7 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
 
   const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
-  for (size_t i = 0; i < 2 * high; i++) product[i] ^= subtract;
+  crisp_bn_xor_mask(product, 2 * high, subtract);
   unsigned char carry;
 #ifdef CRISP_ROW_ADD3
   if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */

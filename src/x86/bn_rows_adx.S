@@ -2,7 +2,8 @@
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
  * the schoolbook product, a square's cross products (looped rows, and fully
  * unrolled triangles for 8 and 16 limbs), its doubling with the diagonal,
- * Karatsuba's three-way addition and the Montgomery reduction rows.
+ * Karatsuba's three-way addition and conditional negation, and the
+ * Montgomery reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
@@ -324,6 +325,44 @@ FUNCTION crisp_bn_add3_x86_64_adx
 	ret
 	ROW_PADS .Ladd3
 END_FUNCTION crisp_bn_add3_x86_64_adx
+
+/* ---- Karatsuba's absolute differences ------------------------------------ */
+
+/* z = -z (two's complement) when negative is 1, z unchanged when 0, in one
+ * pass: CF holds negative for the whole pass and selects (CMOVC) between
+ * the limb and ~limb + the OF chain's carry; NOT, ADOX, CMOV, LEA and
+ * JRCXZ leave CF alone. rdi z, rsi n, rdx negative (0 or 1). */
+FUNCTION crisp_bn_negate_if_x86_64_adx
+	test	%rsi, %rsi
+	jz	.Lnegate_if_return
+	mov	%rsi, %rcx
+	ROW_SPLIT %rcx, %r8, %r9, %rdi
+	ROW_TARGET .Lnegate_if, %r8, %r9
+	xor	%eax, %eax		/* clears CF and OF; rax stays zero */
+	mov	$-1, %r10
+	mov	%r10, %r11
+	adcx	%rdx, %r11		/* CF = negative */
+	mov	$1, %r8d
+	adox	%r8, %r10		/* OF = 1, the +1 of the negation */
+	jmp	*%r9
+.Lnegate_if_block:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+.Lnegate_if_limb\limb:
+	mov	8*\limb(%rdi), %r10
+	mov	%r10, %r11
+	not	%r11
+	adox	%rax, %r11
+	cmovc	%r11, %r10
+	mov	%r10, 8*\limb(%rdi)
+	.endr
+	lea	64(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	.Lnegate_if_return
+	jmp	.Lnegate_if_block
+.Lnegate_if_return:
+	ret
+	ROW_PADS .Lnegate_if
+END_FUNCTION crisp_bn_negate_if_x86_64_adx
 
 /* ---- Fully unrolled triangles for 8 and 16 limbs -------------------------
  * The cross products x[i] x[j] (i < j) of an 8- or 16-limb square with the

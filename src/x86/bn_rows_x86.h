@@ -61,6 +61,9 @@ void crisp_bn_sqr_triangle16_x86_64_adx(crisp_limb *z, const crisp_limb *x);
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i, where z holds the cross products of the
  * square of x (so the result fits in 2n limbs). */
 void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
+/* z[0..n) = -z (two's complement, mod 2^64n) when negative is 1, z when it
+ * is 0; the same instructions and addresses either way. */
+void crisp_bn_negate_if_x86_64_adx(crisp_limb *z, size_t n, crisp_limb negative);
 /* z[0..n) = x + y + w + carry (carry 0 or 1); returns the sum of the two
  * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
