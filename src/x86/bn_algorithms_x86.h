@@ -4,7 +4,7 @@
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
- * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR_TRIANGLE8 with
+ * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR8,
  * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
  * its own copy of these routines bound to its own rows. Every routine here
  * runs the same instructions and touches the same addresses for all operand
@@ -91,15 +91,18 @@ static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, 
 /* Cross products x[i] * x[j], i < j, each once, then all of them doubled
  * and the squares x[i]^2 added on the diagonal. */
 static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
+#ifdef CRISP_ROW_SQR8
+  if (n == 8) { /* the triangle and the diagonal in one call */
+    CRISP_ROW_SQR8(z, x);
+    return;
+  }
+#endif
   z[0] = 0;
   z[2 * n - 1] = 0;
 #ifdef CRISP_ROW_SQR_TRIANGLE16
-  /* fixed sizes with a fully unrolled triangle kept in registers */
-  if (n == 16 || n == 8) {
-    if (n == 16)
-      CRISP_ROW_SQR_TRIANGLE16(z, x);
-    else
-      CRISP_ROW_SQR_TRIANGLE8(z, x);
+  /* a fully unrolled triangle kept in registers */
+  if (n == 16) {
+    CRISP_ROW_SQR_TRIANGLE16(z, x);
     CRISP_ROW_SQR_DIAGONAL(z, x, n);
     return;
   }

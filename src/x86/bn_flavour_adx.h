@@ -11,7 +11,7 @@
 #define CRISP_ROW_SQR_TRIANGLE crisp_bn_sqr_triangle_x86_64_adx
 #define CRISP_ROW_REDC crisp_bn_redc_rows_x86_64_adx
 #define CRISP_ROW_SQR_DIAGONAL crisp_bn_sqr_diagonal_x86_64_adx
-#define CRISP_ROW_SQR_TRIANGLE8 crisp_bn_sqr_triangle8_x86_64_adx
+#define CRISP_ROW_SQR8 crisp_bn_sqr8_x86_64_adx
 #define CRISP_ROW_SQR_TRIANGLE16 crisp_bn_sqr_triangle16_x86_64_adx
 #define CRISP_ROW_ADD3 crisp_bn_add3_x86_64_adx
 #define CRISP_ROW_NEGATE_IF crisp_bn_negate_if_x86_64_adx

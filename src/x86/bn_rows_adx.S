@@ -1,9 +1,9 @@
 /* src/x86/bn_rows_adx.S - big-integer rows with MULX and the two
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
- * the schoolbook product, a square's cross products (looped rows, and fully
- * unrolled triangles for 8 and 16 limbs), its doubling with the diagonal,
- * Karatsuba's three-way addition and conditional negation, and the
- * Montgomery reduction rows.
+ * the schoolbook product, a square's cross products (looped rows, and a
+ * fully unrolled triangle for 16 limbs), its doubling with the diagonal,
+ * the whole 8-limb square in one call, Karatsuba's three-way addition and
+ * conditional negation, and the Montgomery reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
@@ -469,21 +469,56 @@ END_FUNCTION crisp_bn_negate_if_x86_64_adx
 	mov	%r14, 8*(\first+7)(%rdi)
 .endm
 
-/* z[0..15) = the cross products of x[0..8) (z[0] = 0); z[15] is left alone. */
-FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+/* Doubles column pair 2\i, 2\i+1 (in \low and \high, the CF chain) and
+ * adds x[\i]^2 (the OF chain); stores both. */
+.macro SQR8_DIAGONAL i, low, high
+	mov	8*\i(%rsi), %rdx
+	mulx	%rdx, %rax, %rcx
+	adcx	\low, \low
+	adcx	\high, \high
+	adox	%rax, \low
+	adox	%rcx, \high
+	mov	\low, 16*\i(%rdi)
+	mov	\high, 16*\i+8(%rdi)
+.endm
+
+/* z[0..16) = x[0..8)^2 in one call: the triangle of pass 1 with its
+ * columns 7..14 left in registers, then the doubling and the diagonal;
+ * columns 0..6 come back from z, the rest never leave registers. */
+FUNCTION crisp_bn_sqr8_x86_64_adx
+	push	%rbx
+	push	%rbp
 	push	%r12
 	push	%r13
 	push	%r14
 	push	%r15
 	SQR_CLEAR_WINDOW
 	SQR_PASS_LOW
-	SQR_STORE_WINDOW 7
+	xor	%eax, %eax		/* clears CF and OF */
+	mov	0(%rdi), %rbx
+	mov	8(%rdi), %rbp
+	SQR8_DIAGONAL 0, %rbx, %rbp
+	mov	16(%rdi), %rbx
+	mov	24(%rdi), %rbp
+	SQR8_DIAGONAL 1, %rbx, %rbp
+	mov	32(%rdi), %rbx
+	mov	40(%rdi), %rbp
+	SQR8_DIAGONAL 2, %rbx, %rbp
+	mov	48(%rdi), %rbx
+	SQR8_DIAGONAL 3, %rbx, %r15
+	SQR8_DIAGONAL 4, %r8, %r9
+	SQR8_DIAGONAL 5, %r10, %r11
+	SQR8_DIAGONAL 6, %r12, %r13
+	mov	$0, %r15d		/* column 15; MOV keeps the flags */
+	SQR8_DIAGONAL 7, %r14, %r15
 	pop	%r15
 	pop	%r14
 	pop	%r13
 	pop	%r12
+	pop	%rbp
+	pop	%rbx
 	ret
-END_FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+END_FUNCTION crisp_bn_sqr8_x86_64_adx
 
 /* z[0..31) = the cross products of x[0..16) (z[0] = 0); z[31] is left
  * alone. Between the passes column 7 is stored and its register, cleared,

@@ -54,10 +54,12 @@ void crisp_bn_mul_basecase_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
                                       size_t yn);
 void crisp_bn_sqr_triangle_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
 void crisp_bn_redc_rows_x86_64_adx(crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv);
-/* z[0..15) = the cross products of x[0..8), z[0..31) those of x[0..16)
- * (z[0] = 0); the top limb z[15] (z[31]) is left alone. */
-void crisp_bn_sqr_triangle8_x86_64_adx(crisp_limb *z, const crisp_limb *x);
+/* z[0..31) = the cross products of x[0..16) (z[0] = 0); the top limb
+ * z[31] is left alone. */
 void crisp_bn_sqr_triangle16_x86_64_adx(crisp_limb *z, const crisp_limb *x);
+/* z[0..16) = x[0..8)^2, the cross products, their doubling and the
+ * diagonal in one call; z apart from x. */
+void crisp_bn_sqr8_x86_64_adx(crisp_limb *z, const crisp_limb *x);
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i, where z holds the cross products of the
  * square of x (so the result fits in 2n limbs). */
 void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
