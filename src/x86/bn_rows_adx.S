@@ -289,25 +289,35 @@ END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
 
 /* ---- Karatsuba's middle term ----------------------------------------------- */
 
-/* z = x + y + w + carry (carry 0 or 1) in one pass: x + y on the CF chain,
+/* z = x + y + w + carry (\complement 0) or z = x + y + ~w + carry
+ * (\complement 1; with carry 1 that is x + y - w mod 2^64n, the square's
+ * middle term, whose sign is known) in one pass: x + y on the CF chain,
  * + w on the OF chain; returns the sum of the two carries out (0, 1 or 2).
- * rdi z, rsi x, rdx y, rcx w, r8 n, r9 carry. */
-FUNCTION crisp_bn_add3_x86_64_adx
+ * NOT leaves the flags alone. rdi z, rsi x, rdx y, rcx w, r8 n, r9 carry. */
+.macro ADD3 name, complement
 	mov	%r9, %rax
 	test	%r8, %r8
-	jz	.Ladd3_return
+	jz	\name\()_return
 	mov	%rcx, %r10
 	mov	%r8, %rcx
 	ROW_SPLIT %rcx, %r11, %r8, %rdi, %rsi, %rdx, %r10
-	ROW_TARGET .Ladd3, %r11, %r8
+	ROW_TARGET \name, %r11, %r8
 	neg	%r9			/* CF = carry, OF = 0 */
 	jmp	*%r8
-.Ladd3_block:
+\name\()_block:
 	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
-.Ladd3_limb\limb:
+\name\()_limb\limb:
+	.if \complement
+	mov	8*\limb(%r10), %r11
+	not	%r11
+	mov	8*\limb(%rsi), %rax
+	adcx	8*\limb(%rdx), %rax
+	adox	%r11, %rax
+	.else
 	mov	8*\limb(%rsi), %rax
 	adcx	8*\limb(%rdx), %rax
 	adox	8*\limb(%r10), %rax
+	.endif
 	mov	%rax, 8*\limb(%rdi)
 	.endr
 	lea	64(%rsi), %rsi
@@ -315,16 +325,24 @@ FUNCTION crisp_bn_add3_x86_64_adx
 	lea	64(%r10), %r10
 	lea	64(%rdi), %rdi
 	lea	-1(%rcx), %rcx
-	jrcxz	.Ladd3_end
-	jmp	.Ladd3_block
-.Ladd3_end:
+	jrcxz	\name\()_end
+	jmp	\name\()_block
+\name\()_end:
 	mov	$0, %eax		/* MOV keeps the flags */
 	adcx	%rcx, %rax
 	adox	%rcx, %rax
-.Ladd3_return:
+\name\()_return:
 	ret
-	ROW_PADS .Ladd3
+	ROW_PADS \name
+.endm
+
+FUNCTION crisp_bn_add3_x86_64_adx
+	ADD3 .Ladd3, 0
 END_FUNCTION crisp_bn_add3_x86_64_adx
+
+FUNCTION crisp_bn_add2_not_x86_64_adx
+	ADD3 .Ladd2_not, 1
+END_FUNCTION crisp_bn_add2_not_x86_64_adx
 
 /* ---- Karatsuba's absolute differences ------------------------------------ */
 

@@ -70,6 +70,10 @@ void crisp_bn_negate_if_x86_64_adx(crisp_limb *z, size_t n, crisp_limb negative)
  * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                     const crisp_limb *w, size_t n, crisp_limb carry);
+/* z[0..n) = x + y + ~w + carry, likewise: with carry 1, x + y - w (mod
+ * 2^64n), the middle term of a Karatsuba square. */
+crisp_limb crisp_bn_add2_not_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
+                                        const crisp_limb *w, size_t n, crisp_limb carry);
 
 /* ---- bn_mont_fused_adx.S (BMI2 + ADX) ---- */
 
