@@ -5,11 +5,11 @@
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
  * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR8,
- * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 and CRISP_ROW_ADD2_NOT, so each kernel file gets
- * its own copy of these routines bound to its own rows. Every routine here
- * runs the same instructions and touches the same addresses for all operand
- * values (the Karatsuba step picks its signs with masks), so the Montgomery
- * kernels may use the fast products. */
+ * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT, so
+ * each kernel file gets its own copy of these routines bound to its own
+ * rows. Every routine here runs the same instructions and touches the same
+ * addresses for all operand values (the Karatsuba step picks its signs with
+ * masks), so the Montgomery kernels may use the fast products. */
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 
@@ -203,15 +203,12 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 
   const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
   unsigned char carry;
-#ifdef CRISP_ROW_ADD2_NOT
-  if (square && low == high) { /* a square always subtracts: the complement in the pass */
-    middle[2 * high] = CRISP_ROW_ADD2_NOT(middle, z, z + 2 * low, product, 2 * high, 1) + subtract;
-  } else
-#endif
-#ifdef CRISP_ROW_ADD3
-      if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */
-    crisp_bn_xor_mask(product, 2 * high, subtract);
-    middle[2 * high] = CRISP_ROW_ADD3(middle, z, z + 2 * low, product, 2 * high, subtract & 1) + subtract;
+#if defined(CRISP_ROW_ADD3) && defined(CRISP_ROW_ADD2_NOT)
+  if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */
+    if (square)      /* a square always subtracts: the complement in the pass */
+      middle[2 * high] = CRISP_ROW_ADD2_NOT(middle, z, z + 2 * low, product, 2 * high, 1) + subtract;
+    else
+      middle[2 * high] = CRISP_ROW_ADD3(middle, z, z + 2 * low, product, 2 * high, subtract) + subtract;
   } else
 #endif
   {

@@ -289,11 +289,14 @@ END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
 
 /* ---- Karatsuba's middle term ----------------------------------------------- */
 
-/* z = x + y + w + carry (\complement 0) or z = x + y + ~w + carry
- * (\complement 1; with carry 1 that is x + y - w mod 2^64n, the square's
- * middle term, whose sign is known) in one pass: x + y on the CF chain,
- * + w on the OF chain; returns the sum of the two carries out (0, 1 or 2).
- * NOT leaves the flags alone. rdi z, rsi x, rdx y, rcx w, r8 n, r9 carry. */
+/* Karatsuba's middle term z = x + y +- w in one pass: x + y on the CF
+ * chain, the third operand on the OF chain; returns the sum of the two
+ * carries out (0, 1 or 2). With \complement 0 the third operand is
+ * w xor mask, mask (r9) 0 or all ones, and the carry in is mask & 1: the
+ * mask is applied in an SSE2 register, since XOR would clear the carry
+ * chains. With \complement 1 it is ~w (NOT leaves the flags alone) and
+ * r9 is the carry in (0 or 1): with 1, x + y - w mod 2^64n, a square's
+ * middle term, whose sign is known. rdi z, rsi x, rdx y, rcx w, r8 n. */
 .macro ADD3 name, complement
 	mov	%r9, %rax
 	test	%r8, %r8
@@ -302,7 +305,11 @@ END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
 	mov	%r8, %rcx
 	ROW_SPLIT %rcx, %r11, %r8, %rdi, %rsi, %rdx, %r10
 	ROW_TARGET \name, %r11, %r8
-	neg	%r9			/* CF = carry, OF = 0 */
+	.if \complement == 0
+	movq	%r9, %xmm1		/* the mask in both halves */
+	punpcklqdq %xmm1, %xmm1
+	.endif
+	neg	%r9			/* CF = carry (mask & 1), OF = 0 */
 	jmp	*%r8
 \name\()_block:
 	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
@@ -310,14 +317,14 @@ END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
 	.if \complement
 	mov	8*\limb(%r10), %r11
 	not	%r11
+	.else
+	movq	8*\limb(%r10), %xmm0
+	pxor	%xmm1, %xmm0
+	movq	%xmm0, %r11
+	.endif
 	mov	8*\limb(%rsi), %rax
 	adcx	8*\limb(%rdx), %rax
 	adox	%r11, %rax
-	.else
-	mov	8*\limb(%rsi), %rax
-	adcx	8*\limb(%rdx), %rax
-	adox	8*\limb(%r10), %rax
-	.endif
 	mov	%rax, 8*\limb(%rdi)
 	.endr
 	lea	64(%rsi), %rsi

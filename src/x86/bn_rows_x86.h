@@ -66,12 +66,13 @@ void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
 /* z[0..n) = -z (two's complement, mod 2^64n) when negative is 1, z when it
  * is 0; the same instructions and addresses either way. */
 void crisp_bn_negate_if_x86_64_adx(crisp_limb *z, size_t n, crisp_limb negative);
-/* z[0..n) = x + y + w + carry (carry 0 or 1); returns the sum of the two
- * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
+/* z[0..n) = x + y + (w xor mask) + (mask & 1), mask 0 or all ones: x + y
+ * +- w, Karatsuba's middle term in one pass; returns the sum of the two
+ * carries out (0, 1 or 2). */
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
-                                    const crisp_limb *w, size_t n, crisp_limb carry);
-/* z[0..n) = x + y + ~w + carry, likewise: with carry 1, x + y - w (mod
- * 2^64n), the middle term of a Karatsuba square. */
+                                    const crisp_limb *w, size_t n, crisp_limb mask);
+/* z[0..n) = x + y + ~w + carry (carry 0 or 1), likewise: with carry 1,
+ * x + y - w (mod 2^64n), the middle term of a Karatsuba square. */
 crisp_limb crisp_bn_add2_not_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                         const crisp_limb *w, size_t n, crisp_limb carry);
 
