@@ -108,6 +108,17 @@ static void test_mul(void **state) {
       check_mul(name, y, other, x, n);
       check_mul(name, x, n, x, n); /* x == y is allowed */
     }
+    /* Lengths in multiples of 8 run the register-window product (ADX):
+     * one pass and several, one group of rows and several, both ways round,
+     * alone and as the schoolbook rest after Karatsuba blocks. */
+    static const size_t eights[] = {8, 16, 24, 32, 40, 48, 56, 64, 96};
+    for (size_t i = 0; i < sizeof eights / sizeof eights[0]; i++)
+      for (size_t j = 0; j < sizeof eights / sizeof eights[0]; j++)
+        for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+          fill_shape(x, eights[i], shape);
+          fill_shape(y, eights[j], shape);
+          check_mul(name, x, eights[i], y, eights[j]);
+        }
   }
 }
 

@@ -3,15 +3,17 @@
  * (bn_rows_x86.h). The including file first binds CRISP_ROW_MUL,
  * CRISP_ROW_MUL_BASECASE, CRISP_ROW_SQR_TRIANGLE and CRISP_ROW_REDC to one
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
- * optionally CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_SQR_TRIANGLE8 with
- * CRISP_ROW_SQR_TRIANGLE16, and CRISP_ROW_ADD3, so each kernel file gets
- * its own copy of these routines bound to its own rows. Every routine here
- * runs the same instructions and touches the same addresses for all operand
- * values (the Karatsuba step picks its signs with masks), so the Montgomery
- * kernels may use the fast products. */
+ * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
+ * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR8,
+ * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT, so
+ * each kernel file gets its own copy of these routines bound to its own
+ * rows. Every routine here runs the same instructions and touches the same
+ * addresses for all operand values (the Karatsuba step picks its signs with
+ * masks), so the Montgomery kernels may use the fast products. */
 #ifndef CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 #define CRISP_SRC_X86_BN_ALGORITHMS_X86_H
 
+#include <emmintrin.h>
 #include <x86intrin.h>
 
 #include "scrub_depths.h"
@@ -36,20 +38,33 @@ typedef unsigned __int128 crisp_dlimb;
 #define CRISP_KARATSUBA_SQR_MIN 48
 #endif
 #define CRISP_KARATSUBA_MAX 256
-/* Squares below the threshold run the schoolbook, except 32 limbs when the
- * unrolled 16-limb triangle exists: three of its 16-limb squares beat the
- * 32-limb rows. */
-#ifdef CRISP_ROW_SQR_TRIANGLE16
-#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN && (n) != 32)
-#else
-#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
+/* Squares from this many limbs (multiples of 8) run the register-window
+ * triangle where the flavour has one. */
+#ifndef CRISP_SQR_WINDOW_MIN
+#define CRISP_SQR_WINDOW_MIN 24
 #endif
+/* Squares below the threshold run the schoolbook. */
+#define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
 /* Scratch one Karatsuba call of size n needs, its recursion included:
  * 6 * ceil(n/2) + 1 <= 3n + 4 at this level, then the same for ceil(n/2)
  * below (crisp_karatsuba_scratch_used): at most 6n plus 4 per level, and
  * a level halves n. Every frame that holds a scratch is sized by this, so
  * the bound is kept tight. */
 #define CRISP_KARATSUBA_SCRATCH(n) (6 * (n) + 64)
+
+/* The schoolbook product: the flavour's register-window product
+ * (CRISP_ROW_MUL_WINDOW, lengths that are multiples of 8) where it applies,
+ * else its looped rows. The choice depends on the lengths alone. */
+static inline void crisp_bn_mul_schoolbook(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                           size_t yn) {
+#ifdef CRISP_ROW_MUL_WINDOW
+  if (xn % 8 == 0 && yn % 8 == 0 && xn && yn) {
+    CRISP_ROW_MUL_WINDOW(z, x, xn, y, yn);
+    return;
+  }
+#endif
+  CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+}
 
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i with one carry chain, for the MULQ
  * flavour (the ADX rows have their own). */
@@ -76,15 +91,26 @@ static inline void crisp_row_sqr_diagonal_c(crisp_limb *z, const crisp_limb *x, 
 /* Cross products x[i] * x[j], i < j, each once, then all of them doubled
  * and the squares x[i]^2 added on the diagonal. */
 static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, size_t n) {
+#ifdef CRISP_ROW_SQR8
+  if (n == 8) { /* the triangle and the diagonal in one call */
+    CRISP_ROW_SQR8(z, x);
+    return;
+  }
+#endif
   z[0] = 0;
   z[2 * n - 1] = 0;
 #ifdef CRISP_ROW_SQR_TRIANGLE16
-  /* fixed sizes with a fully unrolled triangle kept in registers */
-  if (n == 16 || n == 8) {
-    if (n == 16)
-      CRISP_ROW_SQR_TRIANGLE16(z, x);
-    else
-      CRISP_ROW_SQR_TRIANGLE8(z, x);
+  /* a fully unrolled triangle kept in registers */
+  if (n == 16) {
+    CRISP_ROW_SQR_TRIANGLE16(z, x);
+    CRISP_ROW_SQR_DIAGONAL(z, x, n);
+    return;
+  }
+#endif
+#ifdef CRISP_ROW_SQR_TRIANGLE_WINDOW
+  /* other multiples of 8: the triangle with its columns in registers */
+  if (n % 8 == 0 && n >= CRISP_SQR_WINDOW_MIN) {
+    CRISP_ROW_SQR_TRIANGLE_WINDOW(z, x, n);
     CRISP_ROW_SQR_DIAGONAL(z, x, n);
     return;
   }
@@ -96,18 +122,36 @@ static inline void crisp_bn_sqr_basecase(crisp_limb *z, const crisp_limb *x, siz
   CRISP_ROW_SQR_DIAGONAL(z, x, n);
 }
 
+/* d[0..n) ^= mask, two limbs per SSE2 store (baseline x86-64), so the
+ * pass costs half the read-modify-write limbs it would. */
+static inline void crisp_bn_xor_mask(crisp_limb *d, size_t n, crisp_limb mask) {
+  const __m128i m = _mm_set1_epi64x((long long)mask);
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    __m128i *p = (__m128i *)(void *)(d + i);
+    _mm_storeu_si128(p, _mm_xor_si128(_mm_loadu_si128(p), m));
+  }
+  if (i < n) d[i] ^= mask;
+}
+
 /* d[0..hn) = |a[0..hn) - b[0..ln)| (ln <= hn); returns 1 when a < b. The
  * negation is a masked complement plus the borrow: no branch on values. */
 static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, size_t hn, const crisp_limb *b,
                                            size_t ln) {
   unsigned char borrow = crisp_bn_sub_n_x86_64(d, a, b, ln, 0);
+#ifdef CRISP_ROW_NEGATE_IF
+  if (ln == hn) {
+    CRISP_ROW_NEGATE_IF(d, hn, borrow);
+    return borrow;
+  }
+#endif
   for (size_t i = ln; i < hn; i++) {
     unsigned long long s;
     borrow = _subborrow_u64(borrow, a[i], 0, &s);
     d[i] = s;
   }
   crisp_limb mask = (crisp_limb)0 - borrow;
-  for (size_t i = 0; i < hn; i++) d[i] ^= mask;
+  crisp_bn_xor_mask(d, hn, mask);
   crisp_bn_add_carry_x86_64(d, hn, (unsigned char)borrow);
   return borrow;
 }
@@ -122,7 +166,7 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
     if (square)
       crisp_bn_sqr_basecase(z, x, n);
     else
-      CRISP_ROW_MUL_BASECASE(z, x, n, y, n);
+      crisp_bn_mul_schoolbook(z, x, n, y, n);
   } else {
     crisp_bn_karatsuba(z, x, y, n, scratch, square);
   }
@@ -130,9 +174,7 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
 
 /* How much of the scratch crisp_bn_mul_equal(n, square) writes, which a
  * wipe after it must cover and need not pass: 6 ceil(n/2) + 1 limbs at a
- * Karatsuba level, then the most either half's products write after them
- * (with the 32-limb square's exception, a shorter half may recurse where
- * the longer does not). */
+ * Karatsuba level, then the most either half's products write after them. */
 static inline size_t crisp_karatsuba_scratch_used(size_t n, int square) {
   if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) return 0;
   const size_t low = n / 2, high = n - low;
@@ -160,14 +202,17 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
 
   const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
-  for (size_t i = 0; i < 2 * high; i++) product[i] ^= subtract;
   unsigned char carry;
-#ifdef CRISP_ROW_ADD3
+#if defined(CRISP_ROW_ADD3) && defined(CRISP_ROW_ADD2_NOT)
   if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */
-    middle[2 * high] = CRISP_ROW_ADD3(middle, z, z + 2 * low, product, 2 * high, subtract & 1) + subtract;
+    if (square)      /* a square always subtracts: the complement in the pass */
+      middle[2 * high] = CRISP_ROW_ADD2_NOT(middle, z, z + 2 * low, product, 2 * high, 1) + subtract;
+    else
+      middle[2 * high] = CRISP_ROW_ADD3(middle, z, z + 2 * low, product, 2 * high, subtract) + subtract;
   } else
 #endif
   {
+    crisp_bn_xor_mask(product, 2 * high, subtract);
     /* middle = z0 + z2, 2*high + 1 limbs, then +- product */
     carry = crisp_bn_add_n_x86_64(middle, z + 2 * low, z, 2 * low, 0);
     for (size_t i = 2 * low; i < 2 * high; i++) {
@@ -201,7 +246,7 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
   }
   if (done < xn) {
     const size_t rest = xn - done;
-    CRISP_ROW_MUL_BASECASE(block, x + done, rest, y, yn);
+    crisp_bn_mul_schoolbook(block, x + done, rest, y, yn);
     unsigned char carry = crisp_bn_add_n_x86_64(z + done, z + done, block, yn, 0);
     unsigned long long s; /* a sum of the secret product: wiped after, wherever it was kept */
     for (size_t i = yn; i < rest + yn; i++) {
@@ -274,7 +319,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     xn = yn, yn = tn;
   }
   if (yn < CRISP_KARATSUBA_MUL_MIN || yn > CRISP_KARATSUBA_MAX)
-    CRISP_ROW_MUL_BASECASE(z, x, xn, y, yn);
+    crisp_bn_mul_schoolbook(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_LEAST)
     crisp_bn_mul_least(z, x, xn, y, yn);
   else if (yn <= CRISP_KARATSUBA_SMALL)

@@ -16,6 +16,23 @@
 #include "scrub_depths.h"
 #include "util.h"
 
+/* The product's reduction into r; the product held secrets and is wiped. */
+static inline void reduce_wipe(crisp_limb *r, crisp_limb *product, const crisp_limb *m, size_t n,
+                               crisp_limb minv) {
+  crisp_bn_redc(r, product, m, n, minv);
+  crisp_wipe(product, 2 * n * sizeof *product);
+}
+
+/* The schoolbook product (or square) into product, for sizes below both
+ * Karatsuba thresholds: no scratch. */
+static inline void schoolbook_product(crisp_limb *product, const crisp_limb *a, const crisp_limb *b, size_t n,
+                                      int square) {
+  if (square)
+    crisp_bn_sqr_basecase(product, a, n);
+  else
+    crisp_bn_mul_schoolbook(product, a, n, b, n);
+}
+
 /* The product (or square), reduced; product and scratch come from the
  * caller's frame, sized for n. The product, the Karatsuba scratch and the
  * recursion's frames held secrets and are wiped. */
@@ -23,29 +40,28 @@ static inline void product_reduce(crisp_limb *r, const crisp_limb *a, const cris
                                   const crisp_limb *m, size_t n, crisp_limb minv, int square,
                                   crisp_limb *product, crisp_limb *scratch) {
   if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) {
-    if (square)
-      crisp_bn_sqr_basecase(product, a, n);
-    else
-      CRISP_ROW_MUL_BASECASE(product, a, n, b, n);
+    schoolbook_product(product, a, b, n, square);
   } else {
     crisp_bn_mul_equal(product, a, b, n, scratch, square);
     crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, square) * sizeof *scratch);
     crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
   }
-  crisp_bn_redc(r, product, m, n, minv);
-  crisp_wipe(product, 2 * n * sizeof *product);
+  reduce_wipe(r, product, m, n, minv);
 }
 
 /* One frame per size class, so that a call takes the stack its size needs
  * rather than the largest size's: the class a modulus falls in is public.
  * A square below the Karatsuba sizes needs no scratch. */
 enum { MONT_SCHOOLBOOK_LIMBS = CRISP_KARATSUBA_MUL_MIN - 1, MONT_SMALL_LIMBS = 64, MONT_MEDIUM_LIMBS = 128 };
+_Static_assert(CRISP_KARATSUBA_SQR_MIN >= CRISP_KARATSUBA_MUL_MIN,
+               "the schoolbook frame squares below Karatsuba");
 
 static __attribute__((noinline)) void mont_rows_schoolbook(crisp_limb *r, const crisp_limb *a,
                                                            const crisp_limb *b, const crisp_limb *m, size_t n,
                                                            crisp_limb minv, int square) {
   crisp_limb product[2 * MONT_SCHOOLBOOK_LIMBS];
-  product_reduce(r, a, b, m, n, minv, square, product, NULL);
+  schoolbook_product(product, a, b, n, square);
+  reduce_wipe(r, product, m, n, minv);
 }
 
 static __attribute__((noinline)) void mont_rows_small(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,

@@ -1,8 +1,9 @@
 /* src/x86/bn_rows_adx.S - big-integer rows with MULX and the two
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
- * the schoolbook product, a square's cross products (looped rows, and fully
- * unrolled triangles for 8 and 16 limbs), its doubling with the diagonal,
- * Karatsuba's three-way addition and the Montgomery reduction rows.
+ * the schoolbook product, a square's cross products (looped rows, and a
+ * fully unrolled triangle for 16 limbs), its doubling with the diagonal,
+ * the whole 8-limb square in one call, Karatsuba's three-way addition and
+ * conditional negation, and the Montgomery reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
@@ -288,25 +289,42 @@ END_FUNCTION crisp_bn_sqr_diagonal_x86_64_adx
 
 /* ---- Karatsuba's middle term ----------------------------------------------- */
 
-/* z = x + y + w + carry (carry 0 or 1) in one pass: x + y on the CF chain,
- * + w on the OF chain; returns the sum of the two carries out (0, 1 or 2).
- * rdi z, rsi x, rdx y, rcx w, r8 n, r9 carry. */
-FUNCTION crisp_bn_add3_x86_64_adx
+/* Karatsuba's middle term z = x + y +- w in one pass: x + y on the CF
+ * chain, the third operand on the OF chain; returns the sum of the two
+ * carries out (0, 1 or 2). With \complement 0 the third operand is
+ * w xor mask, mask (r9) 0 or all ones, and the carry in is mask & 1: the
+ * mask is applied in an SSE2 register, since XOR would clear the carry
+ * chains. With \complement 1 it is ~w (NOT leaves the flags alone) and
+ * r9 is the carry in (0 or 1): with 1, x + y - w mod 2^64n, a square's
+ * middle term, whose sign is known. rdi z, rsi x, rdx y, rcx w, r8 n. */
+.macro ADD3 name, complement
 	mov	%r9, %rax
 	test	%r8, %r8
-	jz	.Ladd3_return
+	jz	\name\()_return
 	mov	%rcx, %r10
 	mov	%r8, %rcx
 	ROW_SPLIT %rcx, %r11, %r8, %rdi, %rsi, %rdx, %r10
-	ROW_TARGET .Ladd3, %r11, %r8
-	neg	%r9			/* CF = carry, OF = 0 */
+	ROW_TARGET \name, %r11, %r8
+	.if \complement == 0
+	movq	%r9, %xmm1		/* the mask in both halves */
+	punpcklqdq %xmm1, %xmm1
+	.endif
+	neg	%r9			/* CF = carry (mask & 1), OF = 0 */
 	jmp	*%r8
-.Ladd3_block:
+\name\()_block:
 	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
-.Ladd3_limb\limb:
+\name\()_limb\limb:
+	.if \complement
+	mov	8*\limb(%r10), %r11
+	not	%r11
+	.else
+	movq	8*\limb(%r10), %xmm0
+	pxor	%xmm1, %xmm0
+	movq	%xmm0, %r11
+	.endif
 	mov	8*\limb(%rsi), %rax
 	adcx	8*\limb(%rdx), %rax
-	adox	8*\limb(%r10), %rax
+	adox	%r11, %rax
 	mov	%rax, 8*\limb(%rdi)
 	.endr
 	lea	64(%rsi), %rsi
@@ -314,16 +332,62 @@ FUNCTION crisp_bn_add3_x86_64_adx
 	lea	64(%r10), %r10
 	lea	64(%rdi), %rdi
 	lea	-1(%rcx), %rcx
-	jrcxz	.Ladd3_end
-	jmp	.Ladd3_block
-.Ladd3_end:
+	jrcxz	\name\()_end
+	jmp	\name\()_block
+\name\()_end:
 	mov	$0, %eax		/* MOV keeps the flags */
 	adcx	%rcx, %rax
 	adox	%rcx, %rax
-.Ladd3_return:
+\name\()_return:
 	ret
-	ROW_PADS .Ladd3
+	ROW_PADS \name
+.endm
+
+FUNCTION crisp_bn_add3_x86_64_adx
+	ADD3 .Ladd3, 0
 END_FUNCTION crisp_bn_add3_x86_64_adx
+
+FUNCTION crisp_bn_add2_not_x86_64_adx
+	ADD3 .Ladd2_not, 1
+END_FUNCTION crisp_bn_add2_not_x86_64_adx
+
+/* ---- Karatsuba's absolute differences ------------------------------------ */
+
+/* z = -z (two's complement) when negative is 1, z unchanged when 0, in one
+ * pass: CF holds negative for the whole pass and selects (CMOVC) between
+ * the limb and ~limb + the OF chain's carry; NOT, ADOX, CMOV, LEA and
+ * JRCXZ leave CF alone. rdi z, rsi n, rdx negative (0 or 1). */
+FUNCTION crisp_bn_negate_if_x86_64_adx
+	test	%rsi, %rsi
+	jz	.Lnegate_if_return
+	mov	%rsi, %rcx
+	ROW_SPLIT %rcx, %r8, %r9, %rdi
+	ROW_TARGET .Lnegate_if, %r8, %r9
+	xor	%eax, %eax		/* clears CF and OF; rax stays zero */
+	mov	$-1, %r10
+	mov	%r10, %r11
+	adcx	%rdx, %r11		/* CF = negative */
+	mov	$1, %r8d
+	adox	%r8, %r10		/* OF = 1, the +1 of the negation */
+	jmp	*%r9
+.Lnegate_if_block:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+.Lnegate_if_limb\limb:
+	mov	8*\limb(%rdi), %r10
+	mov	%r10, %r11
+	not	%r11
+	adox	%rax, %r11
+	cmovc	%r11, %r10
+	mov	%r10, 8*\limb(%rdi)
+	.endr
+	lea	64(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	.Lnegate_if_return
+	jmp	.Lnegate_if_block
+.Lnegate_if_return:
+	ret
+	ROW_PADS .Lnegate_if
+END_FUNCTION crisp_bn_negate_if_x86_64_adx
 
 /* ---- Fully unrolled triangles for 8 and 16 limbs -------------------------
  * The cross products x[i] x[j] (i < j) of an 8- or 16-limb square with the
@@ -430,21 +494,56 @@ END_FUNCTION crisp_bn_add3_x86_64_adx
 	mov	%r14, 8*(\first+7)(%rdi)
 .endm
 
-/* z[0..15) = the cross products of x[0..8) (z[0] = 0); z[15] is left alone. */
-FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+/* Doubles column pair 2\i, 2\i+1 (in \low and \high, the CF chain) and
+ * adds x[\i]^2 (the OF chain); stores both. */
+.macro SQR8_DIAGONAL i, low, high
+	mov	8*\i(%rsi), %rdx
+	mulx	%rdx, %rax, %rcx
+	adcx	\low, \low
+	adcx	\high, \high
+	adox	%rax, \low
+	adox	%rcx, \high
+	mov	\low, 16*\i(%rdi)
+	mov	\high, 16*\i+8(%rdi)
+.endm
+
+/* z[0..16) = x[0..8)^2 in one call: the triangle of pass 1 with its
+ * columns 7..14 left in registers, then the doubling and the diagonal;
+ * columns 0..6 come back from z, the rest never leave registers. */
+FUNCTION crisp_bn_sqr8_x86_64_adx
+	push	%rbx
+	push	%rbp
 	push	%r12
 	push	%r13
 	push	%r14
 	push	%r15
 	SQR_CLEAR_WINDOW
 	SQR_PASS_LOW
-	SQR_STORE_WINDOW 7
+	xor	%eax, %eax		/* clears CF and OF */
+	mov	0(%rdi), %rbx
+	mov	8(%rdi), %rbp
+	SQR8_DIAGONAL 0, %rbx, %rbp
+	mov	16(%rdi), %rbx
+	mov	24(%rdi), %rbp
+	SQR8_DIAGONAL 1, %rbx, %rbp
+	mov	32(%rdi), %rbx
+	mov	40(%rdi), %rbp
+	SQR8_DIAGONAL 2, %rbx, %rbp
+	mov	48(%rdi), %rbx
+	SQR8_DIAGONAL 3, %rbx, %r15
+	SQR8_DIAGONAL 4, %r8, %r9
+	SQR8_DIAGONAL 5, %r10, %r11
+	SQR8_DIAGONAL 6, %r12, %r13
+	mov	$0, %r15d		/* column 15; MOV keeps the flags */
+	SQR8_DIAGONAL 7, %r14, %r15
 	pop	%r15
 	pop	%r14
 	pop	%r13
 	pop	%r12
+	pop	%rbp
+	pop	%rbx
 	ret
-END_FUNCTION crisp_bn_sqr_triangle8_x86_64_adx
+END_FUNCTION crisp_bn_sqr8_x86_64_adx
 
 /* z[0..31) = the cross products of x[0..16) (z[0] = 0); z[31] is left
  * alone. Between the passes column 7 is stored and its register, cleared,

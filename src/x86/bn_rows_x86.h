@@ -54,17 +54,27 @@ void crisp_bn_mul_basecase_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t
                                       size_t yn);
 void crisp_bn_sqr_triangle_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
 void crisp_bn_redc_rows_x86_64_adx(crisp_limb *t, const crisp_limb *m, size_t n, crisp_limb minv);
-/* z[0..15) = the cross products of x[0..8), z[0..31) those of x[0..16)
- * (z[0] = 0); the top limb z[15] (z[31]) is left alone. */
-void crisp_bn_sqr_triangle8_x86_64_adx(crisp_limb *z, const crisp_limb *x);
+/* z[0..31) = the cross products of x[0..16) (z[0] = 0); the top limb
+ * z[31] is left alone. */
 void crisp_bn_sqr_triangle16_x86_64_adx(crisp_limb *z, const crisp_limb *x);
+/* z[0..16) = x[0..8)^2, the cross products, their doubling and the
+ * diagonal in one call; z apart from x. */
+void crisp_bn_sqr8_x86_64_adx(crisp_limb *z, const crisp_limb *x);
 /* z[0..2n) = 2 z + sum x[i]^2 B^2i, where z holds the cross products of the
  * square of x (so the result fits in 2n limbs). */
 void crisp_bn_sqr_diagonal_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
-/* z[0..n) = x + y + w + carry (carry 0 or 1); returns the sum of the two
- * carries out (0, 1 or 2). Karatsuba's middle term in one pass. */
+/* z[0..n) = -z (two's complement, mod 2^64n) when negative is 1, z when it
+ * is 0; the same instructions and addresses either way. */
+void crisp_bn_negate_if_x86_64_adx(crisp_limb *z, size_t n, crisp_limb negative);
+/* z[0..n) = x + y + (w xor mask) + (mask & 1), mask 0 or all ones: x + y
+ * +- w, Karatsuba's middle term in one pass; returns the sum of the two
+ * carries out (0, 1 or 2). */
 crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
-                                    const crisp_limb *w, size_t n, crisp_limb carry);
+                                    const crisp_limb *w, size_t n, crisp_limb mask);
+/* z[0..n) = x + y + ~w + carry (carry 0 or 1), likewise: with carry 1,
+ * x + y - w (mod 2^64n), the middle term of a Karatsuba square. */
+crisp_limb crisp_bn_add2_not_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
+                                        const crisp_limb *w, size_t n, crisp_limb carry);
 
 /* ---- bn_mont_fused_adx.S (BMI2 + ADX) ---- */
 
@@ -77,5 +87,16 @@ void crisp_bn_mont_mul16_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cr
 /* r = t R^-1 mod m for t[0..32) below m R, fully reduced (n = 16); m odd,
  * minv = -m^-1 mod 2^64. t is wiped (zeroes); r apart from t and m. */
 void crisp_bn_redc16_x86_64_adx(crisp_limb *r, crisp_limb *t, const crisp_limb *m, crisp_limb minv);
+
+/* ---- bn_window_adx.S (BMI2 + ADX) ---- */
+
+/* z[0..xn+yn) = x * y, schoolbook with the columns in registers; xn and yn
+ * positive multiples of 8, z apart from x and y. */
+void crisp_bn_mul_window_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
+                                    size_t yn);
+
+/* z[0..2n) = the cross products x[i] x[j] (i < j) of x[0..n), with z[0]
+ * and z[2n-1] zero; n a positive multiple of 8, z apart from x. */
+void crisp_bn_sqr_triangle_window_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n);
 
 #endif
