@@ -1,8 +1,8 @@
 /* src/x86/bn52_dual_avx512ifma.c - the two-lane almost-Montgomery product
  * and square in radix 2^52 with AVX-512 IFMA: two independent values (two
  * moduli, or one modulus twice) advance together, for 1024-, 1536- and
- * 2048-bit moduli (k = 20, 32, 40 digits, padded with zero digits to 24,
- * 32, 40: three to five 512-bit vectors); the ladders of
+ * 2048-bit moduli (k = 20, 30 or 32, 40 digits, padded with zero digits to
+ * 24, 32, 40: three to five 512-bit vectors); the ladders of
  * bn_mod_exp_avx512ifma.c and bn_mod_exp2_avx512ifma.c are built on them.
  * Why two at once: one almost-Montgomery product is a chain of k steps,
  * each waiting for its quotient digit y, which depends on the previous
@@ -217,6 +217,7 @@ static inline __attribute__((always_inline)) void dual_product_body(
     dual_product_body(r, a, b, m, k0, vectors, digits);                                     \
   }
 DUAL_PRODUCT(3, 20)
+DUAL_PRODUCT(4, 30)
 DUAL_PRODUCT(4, 32)
 DUAL_PRODUCT(5, 40)
 
@@ -412,12 +413,30 @@ crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   switch (k) {
     case 20:
       return dual_product_20;
+    case 30:
+      return dual_product_30;
     case 32:
       return dual_product_32;
     case 40:
       return dual_product_40;
     default:
       return NULL;
+  }
+}
+
+/* 1536-bit moduli need 30 digits (52 * 30 >= 1536 + 2), which the
+ * two-lane kernels take padded to four vectors: two steps fewer a product
+ * than the 32 digits the single kernels use. */
+size_t crisp_bn52_dual_digits(size_t n) {
+  switch (n) {
+    case 16:
+      return 20;
+    case 24:
+      return 30;
+    case 32:
+      return 40;
+    default:
+      return 0;
   }
 }
 
