@@ -329,7 +329,8 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  *   the shifts go to the same two vector pipes, so a shift saved is a
  *   multiply-add's slot); waiting on the quotient digit's scalar chain,
  *   its steps leave those pipes partly idle, and t's output vectors are
- *   computed in the idle slots, a block of 8 steps ahead of their use.
+ *   computed in the idle slots, inside the block of 8 steps before their
+ *   use.
  * moved_up[l] is m[l] moved up one digit, then two digits (k + 2 <= 8 vectors).
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
@@ -337,6 +338,10 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * past the last step are added at the end, before the last pair's move
  * down two digits (which normalize_lane_down2 makes), where lane p of
  * the accumulator stands for position k - 2 + p. */
+/* The pair of a block (0 to 3) after which the next block's vector of t
+ * is computed (dual_square_body). */
+#define COLUMN_AFTER_PAIR 2
+
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
 #define DUAL_SQUARE_REDUCE_PAIR(move)                                                   \
@@ -356,6 +361,8 @@ static inline __attribute__((always_inline)) void dual_square_body(
   uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
+#pragma GCC unroll 10
+    for (int c = 2; c < columns; c++) t[l][c] = zero; /* written inside the blocks' loops */
     t[l][0] = dual_square_column(a[l], &high_before[l], 0, k);
     t[l][1] = dual_square_column(a[l], &high_before[l], 1, k);
     acc[l][0] = t[l][0];
@@ -365,15 +372,24 @@ static inline __attribute__((always_inline)) void dual_square_body(
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
     m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
   }
-  /* blocks of 8 steps; before each, the vector the next block adds */
+  /* blocks of 8 steps; inside each, the vector the next block adds. It
+   * comes after the block's third pair in program order: placed before the
+   * pairs, its multiply-adds are older than theirs and take the vector
+   * pipes first (the scheduler picks the oldest ready work), delaying the
+   * quotient chains the pairs wait on; after the third pair it still has
+   * the last pair's slots to finish in. */
 #pragma GCC unroll 5
   for (int q = 0; q + 1 < blocks; q++) {
 #pragma GCC unroll 2
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < 2; l++)
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
-      t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
+#pragma GCC unroll 1
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) {
+      DUAL_SQUARE_REDUCE_PAIR(1);
+      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR)
+#pragma GCC unroll 2
+        for (int l = 0; l < 2; l++) t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
     }
-    for (int i = 8 * q; i < 8 * q + 8; i += 2) DUAL_SQUARE_REDUCE_PAIR(1);
   }
   /* the last block, and before it the vectors that remain */
 #pragma GCC unroll 2
@@ -401,6 +417,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
   }
 }
 #undef DUAL_SQUARE_REDUCE_PAIR
+#undef COLUMN_AFTER_PAIR
 
 #define DUAL_SQUARE(vectors, k)                                                                             \
   static void dual_square_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2], \
