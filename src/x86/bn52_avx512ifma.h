@@ -76,7 +76,7 @@ size_t crisp_bn52_dual_digits(size_t n);
  * 20, 30, 32, 40). */
 crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k);
 /* The dedicated dual square for k digits where it beats the dual product
- * (k = 20), else NULL (square with the dual product). */
+ * (k = 20, 30), else NULL (square with the dual product). */
 crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k);
 
 /* One lane's values for a two-lane ladder: m in radix 2^52 (m52) and, when

@@ -14,7 +14,7 @@
  * of a and m; the products are computed in scalar from y at once, and the
  * accumulator's second lane is read one step before it is needed, so the
  * chain from one y to the next never crosses between vector and general
- * registers (which costs several cycles each way). At 20 digits squares
+ * registers (which costs several cycles each way). At 20 and 30 digits squares
  * have a kernel of their own (dual_square_body).
  * ISA: AVX-512F/VL/IFMA. */
 #include <immintrin.h>
@@ -425,6 +425,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
     dual_square_body(r, a, m, moved_up, k0, vectors, k);                                                    \
   }
 DUAL_SQUARE(3, 20)
+DUAL_SQUARE(4, 30)
 
 crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   switch (k) {
@@ -457,13 +458,14 @@ size_t crisp_bn52_dual_digits(size_t n) {
   }
 }
 
-/* The dedicated square where it beats dual_product_body: at 32 and 40
- * digits the cross products' partly masked vectors and the longer
- * reduction (its multiply-adds then fill the idle slots by themselves)
- * leave it behind (docs/performance.md); there the ladders square with the
- * dual product. */
+/* The dedicated square at 20 and 30 digits (1024- and 1536-bit moduli),
+ * where it beats dual_product_body. At 40 digits m moved up two digits
+ * does not fit the stride, and the ladders square with the dual product;
+ * at 32 digits (the 1536-bit size of the single kernels) the cross
+ * products' partly masked vectors and the longer reduction leave it
+ * behind (docs/performance.md). */
 crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k) {
-  return k == 20 ? dual_square_20 : NULL;
+  return k == 20 ? dual_square_20 : k == 30 ? dual_square_30 : NULL;
 }
 
 /* One lane's values for a ladder: m in radix 2^52 and, when m_moved_up is

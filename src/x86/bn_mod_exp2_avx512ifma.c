@@ -166,8 +166,8 @@ static int pair_r2(uint64_t *const square[2], const pair_setup *setup, const cri
 }
 
 /* Per lane: table (entries values), then m, m moved up one digit and two
- * digits (for the dual square, whose 20 digits leave room in a stride of
- * 24), R'^2, accumulator, selected entry, the constant 1; each value
+ * digits (for the dual square, whose 20 and 30 digits leave room in
+ * strides of 24 and 32), R'^2, accumulator, selected entry, the constant 1; each value
  * `stride` digits. */
 enum { SLOTS_AFTER_TABLE = 7 };
 
