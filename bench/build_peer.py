@@ -44,6 +44,10 @@ def build_openssl(source, prefix, jobs):
     if not os.path.exists(os.path.join(source, 'Makefile')):
         run(['./Configure', 'shared', 'no-tests', 'no-docs',
              '--prefix=' + os.path.abspath(prefix)], source)
+    # the generated headers (opensslv.h among them) first: libcrypto.a's
+    # objects do not depend on them, and without them the system's
+    # headers are found instead
+    run(['make', '-j', str(jobs), 'build_generated'], source)
     run(['make', '-j', str(jobs), 'libcrypto.a', 'libcrypto.ld'], source)
     shared = os.path.join(prefix, 'build', 'libcrypto.so.openssl')
     os.makedirs(os.path.dirname(shared), exist_ok=True)

@@ -35,10 +35,9 @@ void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const c
 
 /* square = R'^2 mod m (R' = 2^(52k)) in radix 2^52, k digits below 2m, for
  * m of n limbs and m52 its k digits; constant time in m. square is 32-byte
- * aligned. r2, when not NULL, is R^2 mod m (R = 2^(64n), n limbs, below m),
- * which a caller may already have: it is used when it saves work. */
+ * aligned. */
 void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
-                   uint64_t k0, const crisp_limb *r2);
+                   uint64_t k0);
 
 /* x0 = x0 2^doublings mod m0 and x1 = x1 2^doublings mod m1 (radix 2^64,
  * n limbs, x0 < m0, x1 < m1), both in one pass; constant time in x and m.
@@ -47,17 +46,6 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
  * vectors each at most). */
 int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1,
                            size_t n, size_t doublings);
-
-/* crisp_bn52_r2 for two moduli of one size at once (square[l] for m[l],
- * m52[l], k0[l], r2[l]): the doublings of both in one pass where both R^2
- * are given and used. */
-void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
-                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2],
-                        const crisp_limb *const r2[2]);
-
-/* 1 when crisp_bn52_r2 starts from a given R^2 at these sizes (it takes
- * fewer doublings than starting from scratch), else 0. */
-int crisp_bn52_r2_uses_r2(size_t n, size_t k);
 
 /* Digits a value of k digits takes in the two-lane kernels: k rounded up
  * to whole 512-bit vectors (the padding digits stay zero). */
@@ -80,11 +68,15 @@ typedef void crisp_bn52_dual_square_fn(uint64_t *const r[2], const uint64_t *con
                                        const uint64_t *const m[2], const uint64_t *const moved_up[2],
                                        const uint64_t k0[2]);
 
+/* Digits the two-lane ladders use for a modulus of n limbs: 20, 30, 40
+ * for 1024-, 1536- and 2048-bit moduli (the fewest with 52k >= 64n + 2),
+ * else 0. */
+size_t crisp_bn52_dual_digits(size_t n);
 /* The dual product for k digits, or NULL where there is none (k other than
- * 20, 32, 40: moduli other than 1024, 1536 and 2048 bits). */
+ * 20, 30, 32, 40). */
 crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k);
 /* The dedicated dual square for k digits where it beats the dual product
- * (k = 20), else NULL (square with the dual product). */
+ * (k = 20, 30), else NULL (square with the dual product). */
 crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k);
 
 /* One lane's values for a two-lane ladder: m in radix 2^52 (m52) and, when

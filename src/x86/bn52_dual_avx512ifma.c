@@ -1,8 +1,8 @@
 /* src/x86/bn52_dual_avx512ifma.c - the two-lane almost-Montgomery product
  * and square in radix 2^52 with AVX-512 IFMA: two independent values (two
  * moduli, or one modulus twice) advance together, for 1024-, 1536- and
- * 2048-bit moduli (k = 20, 32, 40 digits, padded with zero digits to 24,
- * 32, 40: three to five 512-bit vectors); the ladders of
+ * 2048-bit moduli (k = 20, 30 or 32, 40 digits, padded with zero digits to
+ * 24, 32, 40: three to five 512-bit vectors); the ladders of
  * bn_mod_exp_avx512ifma.c and bn_mod_exp2_avx512ifma.c are built on them.
  * Why two at once: one almost-Montgomery product is a chain of k steps,
  * each waiting for its quotient digit y, which depends on the previous
@@ -14,7 +14,7 @@
  * of a and m; the products are computed in scalar from y at once, and the
  * accumulator's second lane is read one step before it is needed, so the
  * chain from one y to the next never crosses between vector and general
- * registers (which costs several cycles each way). At 20 digits squares
+ * registers (which costs several cycles each way). At 20 and 30 digits squares
  * have a kernel of their own (dual_square_body).
  * ISA: AVX-512F/VL/IFMA. */
 #include <immintrin.h>
@@ -217,6 +217,7 @@ static inline __attribute__((always_inline)) void dual_product_body(
     dual_product_body(r, a, b, m, k0, vectors, digits);                                     \
   }
 DUAL_PRODUCT(3, 20)
+DUAL_PRODUCT(4, 30)
 DUAL_PRODUCT(4, 32)
 DUAL_PRODUCT(5, 40)
 
@@ -328,7 +329,8 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  *   the shifts go to the same two vector pipes, so a shift saved is a
  *   multiply-add's slot); waiting on the quotient digit's scalar chain,
  *   its steps leave those pipes partly idle, and t's output vectors are
- *   computed in the idle slots, a block of 8 steps ahead of their use.
+ *   computed in the idle slots, inside the block of 8 steps before their
+ *   use.
  * moved_up[l] is m[l] moved up one digit, then two digits (k + 2 <= 8 vectors).
  * t's output vector c (positions 8c ..) enters the accumulator at step
  * 8(c - 1), when it lines up with the accumulator's second vector, one
@@ -336,6 +338,10 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * past the last step are added at the end, before the last pair's move
  * down two digits (which normalize_lane_down2 makes), where lane p of
  * the accumulator stands for position k - 2 + p. */
+/* The pair of a block (0 to 3) after which the next block's vector of t
+ * is computed (dual_square_body). */
+#define COLUMN_AFTER_PAIR 2
+
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's. */
 #define DUAL_SQUARE_REDUCE_PAIR(move)                                                   \
@@ -355,6 +361,8 @@ static inline __attribute__((always_inline)) void dual_square_body(
   uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
 #pragma GCC unroll 2
   for (int l = 0; l < 2; l++) {
+#pragma GCC unroll 10
+    for (int c = 2; c < columns; c++) t[l][c] = zero; /* written inside the blocks' loops */
     t[l][0] = dual_square_column(a[l], &high_before[l], 0, k);
     t[l][1] = dual_square_column(a[l], &high_before[l], 1, k);
     acc[l][0] = t[l][0];
@@ -364,15 +372,24 @@ static inline __attribute__((always_inline)) void dual_square_body(
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
     m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
   }
-  /* blocks of 8 steps; before each, the vector the next block adds */
+  /* blocks of 8 steps; inside each, the vector the next block adds. It
+   * comes after the block's third pair in program order: placed before the
+   * pairs, its multiply-adds are older than theirs and take the vector
+   * pipes first (the scheduler picks the oldest ready work), delaying the
+   * quotient chains the pairs wait on; after the third pair it still has
+   * the last pair's slots to finish in. */
 #pragma GCC unroll 5
   for (int q = 0; q + 1 < blocks; q++) {
 #pragma GCC unroll 2
-    for (int l = 0; l < 2; l++) {
+    for (int l = 0; l < 2; l++)
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
-      t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
+#pragma GCC unroll 1
+    for (int i = 8 * q; i < 8 * q + 8; i += 2) {
+      DUAL_SQUARE_REDUCE_PAIR(1);
+      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR)
+#pragma GCC unroll 2
+        for (int l = 0; l < 2; l++) t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
     }
-    for (int i = 8 * q; i < 8 * q + 8; i += 2) DUAL_SQUARE_REDUCE_PAIR(1);
   }
   /* the last block, and before it the vectors that remain */
 #pragma GCC unroll 2
@@ -400,6 +417,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
   }
 }
 #undef DUAL_SQUARE_REDUCE_PAIR
+#undef COLUMN_AFTER_PAIR
 
 #define DUAL_SQUARE(vectors, k)                                                                             \
   static void dual_square_##k(uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const m[2], \
@@ -407,11 +425,14 @@ static inline __attribute__((always_inline)) void dual_square_body(
     dual_square_body(r, a, m, moved_up, k0, vectors, k);                                                    \
   }
 DUAL_SQUARE(3, 20)
+DUAL_SQUARE(4, 30)
 
 crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   switch (k) {
     case 20:
       return dual_product_20;
+    case 30:
+      return dual_product_30;
     case 32:
       return dual_product_32;
     case 40:
@@ -421,13 +442,30 @@ crisp_bn52_dual_product_fn *crisp_bn52_dual_product_for(size_t k) {
   }
 }
 
-/* The dedicated square where it beats dual_product_body: at 32 and 40
- * digits the cross products' partly masked vectors and the longer
- * reduction (its multiply-adds then fill the idle slots by themselves)
- * leave it behind (docs/performance.md); there the ladders square with the
- * dual product. */
+/* 1536-bit moduli need 30 digits (52 * 30 >= 1536 + 2), which the
+ * two-lane kernels take padded to four vectors: two steps fewer a product
+ * than the 32 digits the single kernels use. */
+size_t crisp_bn52_dual_digits(size_t n) {
+  switch (n) {
+    case 16:
+      return 20;
+    case 24:
+      return 30;
+    case 32:
+      return 40;
+    default:
+      return 0;
+  }
+}
+
+/* The dedicated square at 20 and 30 digits (1024- and 1536-bit moduli),
+ * where it beats dual_product_body. At 40 digits m moved up two digits
+ * does not fit the stride, and the ladders square with the dual product;
+ * at 32 digits (the 1536-bit size of the single kernels) the cross
+ * products' partly masked vectors and the longer reduction leave it
+ * behind (docs/performance.md). */
 crisp_bn52_dual_square_fn *crisp_bn52_dual_square_for(size_t k) {
-  return k == 20 ? dual_square_20 : NULL;
+  return k == 20 ? dual_square_20 : k == 30 ? dual_square_30 : NULL;
 }
 
 /* One lane's values for a ladder: m in radix 2^52 and, when m_moved_up is

@@ -1,9 +1,10 @@
 /* src/x86/bn52_r2_avx512ifma.c - R'^2 mod m (R' = 2^(52k)) for the AVX-512
- * IFMA exponentiations, one modulus or two at once: modular doublings in
- * radix 2^64 (the values held in 512-bit registers, the borrows resolved
- * at once as in a carry-lookahead adder), from the caller's R^2 where that
- * takes fewer doublings, then almost-Montgomery squares. Every count
- * depends on the sizes only; no branch and no address on m.
+ * IFMA exponentiation, and the modular doublings of one modulus or two at
+ * once that it and the two-lane R^2 (bn_mod_exp2_avx512ifma.c) start from:
+ * in radix 2^64, the values held in 512-bit registers, the borrows
+ * resolved at once as in a carry-lookahead adder; then almost-Montgomery
+ * squares. Every count depends on the sizes only; no branch and no address
+ * on m.
  * ISA: AVX-512F/VL/DQ/IFMA. */
 #include <immintrin.h>
 #include <string.h>
@@ -116,10 +117,9 @@ int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0,
   }
 }
 
-/* From scratch: with 52k = odd * 2^s, start from R' 2^odd (doublings of
- * 2^(64(n-1)), which is below m) and square s times, each almost-Montgomery
- * square doubling the power above R'. From R^2 = 2^(128n): R'^2 = R^2
- * 2^(2(52k - 64n)). Both counts of doublings depend on the sizes only. */
+/* With 52k = odd * 2^s, start from R' 2^odd (doublings of 2^(64(n-1)),
+ * which is below m) and square s times, each almost-Montgomery square
+ * doubling the power above R'. The count depends on the sizes only. */
 static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
   const size_t exponent = CRISP_BN52_BITS * k;
   unsigned s = 0;
@@ -128,53 +128,15 @@ static size_t fresh_doublings(size_t n, size_t k, unsigned *squares) {
   return exponent + (exponent >> s) - LIMB_BITS * (n - 1);
 }
 
-static size_t doublings_from_r2(size_t n, size_t k) {
-  return 2 * (CRISP_BN52_BITS * k - LIMB_BITS * n);
-}
-
-int crisp_bn52_r2_uses_r2(size_t n, size_t k) {
-  unsigned s;
-  if (!k || crisp_bn52_limbs(n) != k) return 0; /* fresh_doublings needs a size the kernels have */
-  return doublings_from_r2(n, k) < fresh_doublings(n, k, &s);
-}
-
 void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64_t *m52, size_t k,
-                   uint64_t k0, const crisp_limb *r2) {
+                   uint64_t k0) {
   unsigned s;
   const size_t fresh = fresh_doublings(n, k, &s);
   crisp_limb power[CRISP_BN52_MAX_N];
-  if (r2 && crisp_bn52_r2_uses_r2(n, k)) {
-    memcpy(power, r2, n * sizeof(crisp_limb));
-    double_mod_times(power, m, n, doublings_from_r2(n, k));
-    s = 0;
-  } else {
-    memset(power, 0, n * sizeof(crisp_limb));
-    power[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
-    double_mod_times(power, m, n, fresh);
-  }
+  memset(power, 0, n * sizeof(crisp_limb));
+  power[n - 1] = 1; /* 2^(64(n-1)) < m since m[n-1] != 0 */
+  double_mod_times(power, m, n, fresh);
   crisp_bn52_from64(square, k, power, n, 0);
   crisp_wipe(power, n * sizeof(crisp_limb));
   for (unsigned i = 0; i < s; i++) crisp_bn52_amm(square, square, square, m52, k, k0);
-}
-
-void crisp_bn52_r2_pair(uint64_t *const square[2], const crisp_limb *const m[2], size_t n,
-                        const uint64_t *const m52[2], size_t k, const uint64_t k0[2],
-                        const crisp_limb *const r2[2]) {
-  /* crisp_bn52_double_mod2's largest size: an array no larger keeps the
-   * per-lane fallback's frames within the reach of its caller's
-   * crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES) */
-  enum { PAIR_LIMBS = 32 };
-  if (n <= PAIR_LIMBS && r2[0] && r2[1] && crisp_bn52_r2_uses_r2(n, k)) {
-    crisp_limb power[2][PAIR_LIMBS];
-    memcpy(power[0], r2[0], n * sizeof(crisp_limb));
-    memcpy(power[1], r2[1], n * sizeof(crisp_limb));
-    const int status = crisp_bn52_double_mod2(power[0], power[1], m[0], m[1], n, doublings_from_r2(n, k));
-    if (status == CRISP_OK) {
-      crisp_bn52_from64(square[0], k, power[0], n, 0);
-      crisp_bn52_from64(square[1], k, power[1], n, 0);
-    }
-    crisp_wipe(power, sizeof power);
-    if (status == CRISP_OK) return;
-  }
-  for (int l = 0; l < 2; l++) crisp_bn52_r2(square[l], m[l], n, m52[l], k, k0[l], r2[l]);
 }

@@ -1,17 +1,16 @@
 /* src/x86/bn_mod_exp2_avx512ifma.c - two constant-time exponentiations
  * advancing together in radix 2^52 with AVX-512 IFMA, on the two-lane
  * product and square of bn52_dual_avx512ifma.c, for 1024-, 1536- and
- * 2048-bit moduli (the halves of RSA-2048, -3072 and -4096). Other sizes
- * return CRISP_E_UNSUPPORTED.
+ * 2048-bit moduli (the halves of RSA-2048, -3072 and -4096; 20, 30 and 40
+ * digits). Other sizes return CRISP_E_UNSUPPORTED.
  * Both lanes use the same fixed windows (the exponents have one length);
  * each window's table entry is read by a scan of the whole table under a
- * mask, so no address depends on an exponent. Conversions in and out, R'^2
- * (from the caller's R^2 when it has one) and the final subtraction are
- * the shared ones (bn52_avx512ifma.c, bn52_r2_avx512ifma.c). The CRT's
- * R^2 mod p and mod q come from r2_pair: both moduli's doublings in one
- * pass, then two-lane squares; its fault check's powers run after the
- * exponentiations on their setup of the moduli, which would otherwise be
- * made twice.
+ * mask, so no address depends on an exponent. Conversions in and out and
+ * the final subtraction are the shared ones (bn52_avx512ifma.c). R'^2 is
+ * two two-lane products from R^2 (the caller's, else r2_pair's: both
+ * moduli's doublings in one pass, then two-lane squares). The CRT's fault
+ * check's powers run after the exponentiations on their setup of the
+ * moduli, which would otherwise be made twice.
  * ISA: AVX-512F/VL/IFMA, and BMI2 / ADX through the shared conversion. */
 #include <immintrin.h>
 #include <stdlib.h>
@@ -132,9 +131,43 @@ static void public_ladder(const pair_setup *setup, crisp_limb *const result[2], 
     crisp_bn52_to64_reduced(result[l], acc[l], setup->k, setup->modulus[l], setup->n);
 }
 
+static int r2_pair_avx512ifma(crisp_limb *const r2[2], const crisp_limb *const modulus[2],
+                              const crisp_limb minv[2], size_t n);
+
+/* square[l] = R'^2 mod m[l] (R' = 2^(52k), below 2 m[l]) from R^2 = 2^(128n)
+ * mod m[l] (the caller's, else r2_pair's): the almost-Montgomery square of
+ * R^2 is 2^(256n - 52k), and its product with 2^a, a = 208k - 256n (64,
+ * 96 and 128 bits at the three sizes, below m), is 2^(104k). Two two-lane
+ * products instead of modular doublings; power is a value of scratch. */
+static int pair_r2(uint64_t *const square[2], const pair_setup *setup, const crisp_bn_exp_lane lane[2],
+                   uint64_t *const power[2]) {
+  crisp_limb computed[2][CRISP_BN52_MAX_N / 2];
+  const crisp_limb *r2[2] = {lane[0].r2, lane[1].r2};
+  const size_t n = setup->n, k = setup->k, a = 4 * CRISP_BN52_BITS * k - 4 * LIMB_BITS * n;
+  int status = CRISP_OK;
+  if (!r2[0] || !r2[1]) {
+    crisp_limb *const out[2] = {computed[0], computed[1]};
+    const crisp_limb minv[2] = {lane[0].minv, lane[1].minv};
+    status = r2_pair_avx512ifma(out, setup->modulus, minv, n);
+    r2[0] = computed[0], r2[1] = computed[1];
+  }
+  if (status == CRISP_OK) {
+    const uint64_t *const in[2] = {square[0], square[1]}, *const power_in[2] = {power[0], power[1]};
+    for (int l = 0; l < 2; l++) {
+      crisp_bn52_from64(square[l], k, r2[l], n, 0);
+      memset(power[l], 0, setup->stride * sizeof(uint64_t));
+      power[l][a / CRISP_BN52_BITS] = (uint64_t)1 << (a % CRISP_BN52_BITS);
+    }
+    setup->product(square, in, in, setup->m, setup->k0);
+    setup->product(square, in, power_in, setup->m, setup->k0);
+  }
+  crisp_wipe(computed, sizeof computed);
+  return status;
+}
+
 /* Per lane: table (entries values), then m, m moved up one digit and two
- * digits (for the dual square, whose 20 digits leave room in a stride of
- * 24), R'^2, accumulator, selected entry, the constant 1; each value
+ * digits (for the dual square, whose 20 and 30 digits leave room in
+ * strides of 24 and 32), R'^2, accumulator, selected entry, the constant 1; each value
  * `stride` digits. */
 enum { SLOTS_AFTER_TABLE = 7 };
 
@@ -158,7 +191,6 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
   memset(scratch, 0, bytes); /* padding digits stay zero throughout */
 
   uint64_t *table[2], *m52[2], *m_moved_up[2], *square[2], *acc[2], *selected[2], *one[2];
-  const crisp_limb *r2[2];
   for (int l = 0; l < 2; l++) {
     table[l] = scratch + l * lane_digits;
     m52[l] = table[l] + entries * stride;
@@ -171,10 +203,12 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
     setup.m[l] = m52[l], setup.m_moved_up[l] = m_moved_up[l], setup.r2[l] = square[l], setup.one[l] = one[l];
     setup.k0[l] = lane[l].minv & CRISP_BN52_MASK;
     setup.modulus[l] = lane[l].modulus;
-    r2[l] = lane[l].r2;
   }
-  /* R'^2 from the caller's R^2 where it has one */
-  crisp_bn52_r2_pair(square, setup.modulus, n, setup.m, k, setup.k0, r2);
+  if (pair_r2(square, &setup, lane, selected) != CRISP_OK) {
+    crisp_wipe(scratch, bytes);
+    free(scratch);
+    return CRISP_E_UNSUPPORTED; /* not reached: r2_pair takes every size k has */
+  }
   const uint64_t *const *m = setup.m;
   crisp_bn52_dual_product_fn *const dual_product = setup.product;
   crisp_bn52_dual_square_fn *const dual_square = setup.square;
@@ -234,20 +268,14 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
 }
 
 /* The pair; with check, the check's powers too, on the same setup (m in
- * radix 2^52 and moved up, R'^2, the scratch). A zero check exponent, and
- * sizes where R'^2 from the caller's R^2 takes more doublings than from
- * scratch (k = 32 for 24 limbs: 256 against 205, about as long as the
- * caller's own radix-2^64 check), are left to the caller: CRISP_E_UNSUPPORTED
- * before anything runs. */
+ * radix 2^52 and moved up, R'^2, the scratch). A zero check exponent is
+ * left to the caller: CRISP_E_UNSUPPORTED before anything runs. */
 static int mod_exp2_avx512ifma(const crisp_bn_exp_lane lane[2], size_t exponent_limbs, size_t n,
                                const crisp_bn_exp2_check *check) {
-  const size_t k = crisp_bn52_limbs(n);
-  if (!crisp_bn52_dual_product_for(k)) return CRISP_E_UNSUPPORTED;
-  size_t top = 0;
-  if (check) {
-    top = public_bits(check->exponent, check->exponent_limbs);
-    if (!top || !crisp_bn52_r2_uses_r2(n, k)) return CRISP_E_UNSUPPORTED;
-  }
+  const size_t k = crisp_bn52_dual_digits(n);
+  if (!k || !crisp_bn52_dual_product_for(k)) return CRISP_E_UNSUPPORTED;
+  const size_t top = check ? public_bits(check->exponent, check->exponent_limbs) : 0;
+  if (check && !top) return CRISP_E_UNSUPPORTED;
   return pair_ladder(lane, exponent_limbs, n, k, check, top);
 }
 

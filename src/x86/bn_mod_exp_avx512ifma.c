@@ -78,7 +78,7 @@ static int mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_lim
            *factor = result + stride, *montgomery_one = factor + stride, *one = montgomery_one + stride;
   const uint64_t k0 = minv & CRISP_BN52_MASK;
   crisp_bn52_lane_setup(m52, NULL, power, one, m, base, n, k, stride);
-  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
+  crisp_bn52_r2(square, m, n, m52, k, k0);
   const uint64_t *const mods[2] = {m52, m52}, k0s[2] = {k0, k0};
   {
     /* A = b R' and R', one in each lane */
@@ -129,7 +129,7 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   const uint64_t k0 = minv & CRISP_BN52_MASK;
   crisp_bn52_from64(m52, k, m, n, 0);
 
-  crisp_bn52_r2(square, m, n, m52, k, k0, NULL);
+  crisp_bn52_r2(square, m, n, m52, k, k0);
 
   /* table[0] = R' (Montgomery one), table[1] = base R', table[i] = base^i R' */
   memset(spare, 0, k * sizeof(uint64_t));
