@@ -73,9 +73,10 @@ class Check:
         return lines
 
     def timing_reports(self, build, kernel, target, lines):
-        """Whether the timing lines report a leak in target ("IMPL +LIMBS"),
-        measured again with four times the samples when they do not."""
-        leaked = re.compile(f"^{kernel} +{re.escape(target)} .*LEAK$")
+        """Whether the timing lines report a leak in target ("IMPL +LIMBS", a
+        pattern: the line pads the limbs with spaces), measured again with
+        four times the samples when they do not."""
+        leaked = re.compile(f"^{kernel} +{target} .*LEAK$")
         if any(leaked.search(line) for line in lines):
             return True
         impl = target.split()[0]
