@@ -37,7 +37,7 @@ describe_hardening_stage() {
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
-    fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-6} s against generic" ;;
+    fuzz) echo "each libFuzzer harness (clang, ASan + UBSan) for ${CRISP_FUZZ_TIME:-4} s against generic" ;;
     soak) echo "opt-in: ${CRISP_SOAK_CASES:-$soak_cases} edge-biased cases per kernel and implementation against OpenSSL, libsodium, GMP" ;;
     *) echo "$1" ;;
   esac
@@ -255,7 +255,7 @@ stage_fuzz() {
     return 1
   }
   CRISP_FUZZ_BUILD=$build_prefix-fuzz CRISP_FUZZ_JOBS=${CRISP_FUZZ_JOBS:-2} \
-    python3 "$root/scripts/fuzz.py" --time "${CRISP_FUZZ_TIME:-6}"
+    python3 "$root/scripts/fuzz.py" --time "${CRISP_FUZZ_TIME:-4}"
 }
 
 # ---- soak (opt-in) ------------------------------------------------------------

@@ -23,7 +23,7 @@
 #   CRISP_SKIP_SETUP=1  do not run scripts/setup.sh
 #   CRISP_TEST_SCALE    multiplies the tests' random trials (default 1); the
 #                       emulated stages use 0.25 unless it is set
-#   CRISP_FUZZ_TIME     seconds per fuzz harness (default 10)
+#   CRISP_FUZZ_TIME     seconds per fuzz harness (default 4)
 #   CRISP_HARDENING_LONG=1  full-size trials under valgrind, crisp command too
 #   CRISP_SOAK_CASES    soak cases per kernel and implementation (default 2000000)
 set -uo pipefail
