@@ -513,9 +513,10 @@ static void openssl_private(EVP_PKEY *pkey, const crisp_limb *c, crisp_limb *out
 static void test_crt_openssl(void **state) {
   (void)state;
   /* Key generation is OpenSSL's work, and under memcheck or emulation (a
-   * reduced scale) a 2048-bit key takes longer than every crisp call the
-   * test makes with it: those runs take one 1024-bit key, since the CRT
-   * code and the kernels it reaches are the same at every size. */
+   * reduced scale) a 2048-bit key would cost more than the crisp calls the
+   * test makes with it. Those runs take one 1024-bit key: there the CRT
+   * code and the kernels it reaches (no IFMA under memcheck or an emulator)
+   * run the same code at every size; native runs take all four. */
   const unsigned bits_list[] = {1024, 2048, 3072, 4096};
   const size_t keys = test_scale() >= 1 ? 4 : 1;
   for (size_t kb = 0; kb < keys; kb++) {
