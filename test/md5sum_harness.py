@@ -25,10 +25,7 @@ import tempfile
 import threading
 import time
 
-
-def wrapper():
-    """The emulator words put before crisp, empty when crisp runs natively."""
-    return (os.environ.get("CRISP_TEST_WRAPPER") or os.environ.get("MESON_EXE_WRAPPER") or "").split()
+from check_tally import wrapper
 
 
 def wanted(description):

@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 
+import check_tally
+
 USAGE = "usage: test_cli.py PATH-TO-CRISP PATH-TO-CRISP-BENCH"
 REFERENCE = "/usr/bin/md5sum"
 KEY = "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b"
@@ -36,44 +38,23 @@ RFC8439_TAG = b"a8061dc1305136c6c22b8baf0c0127a9"
 
 if len(sys.argv) < 3 or not sys.argv[1] or not sys.argv[2]:
     sys.exit(USAGE)
-wrapper = (os.environ.get("CRISP_TEST_WRAPPER") or os.environ.get("MESON_EXE_WRAPPER") or "").split()
+wrapper = check_tally.wrapper()
 crisp_binary = os.path.realpath(sys.argv[1])
 bench_binary = os.path.realpath(sys.argv[2])
-failures = 0
-checks = 0
-
-
-def fail(message):
-    global failures
-    print(f"FAIL: {message}", flush=True)
-    failures += 1
-
-
-def passed():
-    global checks
-    checks += 1
-
-
-def check(condition, message):
-    if condition:
-        passed()
-    else:
-        fail(message)
+tally = check_tally.Tally()
+fail, passed, check = tally.fail, tally.passed, tally.check
 
 
 def crisp(*arguments):
-    return [*wrapper, crisp_binary, *arguments]
+    return check_tally.command(wrapper, crisp_binary, bench_binary, arguments)
 
 
-# crisp bench runs crisp-bench through exec, which an emulator does not
-# follow (the host would run the program natively, or not at all for
-# another architecture): under a wrapper the bench is started directly.
 def bench(*arguments):
-    return [*wrapper, bench_binary, *arguments] if wrapper else crisp("bench", *arguments)
+    return crisp("bench", *arguments)
 
 
 def tune(*arguments):
-    return [*wrapper, bench_binary, "--tune", *arguments] if wrapper else crisp("tune", *arguments)
+    return crisp("tune", *arguments)
 
 
 def run(command, stdin=None, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=None):
@@ -476,8 +457,7 @@ def main():
         bench_checks(work, kernels)
         peer_library_checks(work)
         os.chdir("/")
-    print(f"{checks} checks passed, {failures} failed")
-    return 0 if failures == 0 else 1
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -19,29 +19,20 @@ import subprocess
 import sys
 import tempfile
 
+import check_tally
+
 USAGE = "usage: test_cli_write_errors.py PATH-TO-CRISP PATH-TO-CRISP-BENCH"
 REFERENCE = "/usr/bin/md5sum"
 KEY = "85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b"
 
 if len(sys.argv) < 3 or not sys.argv[1] or not sys.argv[2]:
     sys.exit(USAGE)
-wrapper = (os.environ.get("CRISP_TEST_WRAPPER") or os.environ.get("MESON_EXE_WRAPPER") or "").split()
+wrapper = check_tally.wrapper()
 crisp_binary = os.path.realpath(sys.argv[1])
 bench_binary = os.path.realpath(sys.argv[2])
 os.environ["LC_ALL"] = "C"
-failures = 0
-checks = 0
-
-
-def fail(message):
-    global failures
-    print(f"FAIL: {message}", flush=True)
-    failures += 1
-
-
-def passed():
-    global checks
-    checks += 1
+tally = check_tally.Tally()
+fail, passed = tally.fail, tally.passed
 
 
 def close_stdout():
@@ -49,14 +40,8 @@ def close_stdout():
     os.close(1)
 
 
-# crisp runs exec crisp-bench, which an emulator does not follow: under a
-# wrapper, bench and tune start crisp-bench directly.
 def command_line(arguments):
-    program = crisp_binary
-    if wrapper and arguments[0] in ("bench", "tune"):
-        program = bench_binary
-        arguments = arguments[1:] if arguments[0] == "bench" else ["--tune", *arguments[1:]]
-    return [*wrapper, program, *arguments]
+    return check_tally.command(wrapper, crisp_binary, bench_binary, arguments)
 
 
 def run(arguments, redirection, stdin=subprocess.DEVNULL):
@@ -142,8 +127,7 @@ def main():
             passed()
         else:
             fail(f"crisp md5sum --status -c with stdout closed: exit status {status}, stderr '{errors.rstrip()}'")
-    print(f"{checks} checks passed, {failures} failed")
-    return 0 if failures == 0 else 1
+    return tally.summary()
 
 
 if __name__ == "__main__":

@@ -17,21 +17,16 @@ import os
 import subprocess
 import sys
 
+import check_tally
 import md5sum_harness
 
 if len(sys.argv) != 3:
     sys.exit("usage: test_md5sum_growing.py PATH-TO-CRISP PATH-TO-SHIM")
 crisp_binary = os.path.realpath(sys.argv[1])
 shim = os.path.realpath(sys.argv[2])
-emulator = md5sum_harness.wrapper()
-failures = 0
-checks = 0
-
-
-def fail(message):
-    global failures
-    print(f"FAIL: {message}", flush=True)
-    failures += 1
+emulator = check_tally.wrapper()
+tally = check_tally.Tally()
+fail = tally.fail
 
 
 def crisp_growing(files, *arguments):
@@ -74,7 +69,6 @@ def final_sums(sizes):
 def expect_final(description, status, output, sizes):
     """crisp's output names the final content of each grow_SIZE file,
     which must have grown."""
-    global checks
     for size in sizes:
         if os.stat(f"grow_{size}").st_size <= size:
             fail(f"{description}: the shim never grew grow_{size} (did crisp read it with read()?)")
@@ -88,7 +82,7 @@ def expect_final(description, status, output, sizes):
                                           "expected", "crisp", lineterm="")
         print("\n".join(list(difference)[:8]))
     else:
-        checks += 1
+        tally.passed()
 
 
 for size in (65536, 131072, 100000, 1000):
@@ -111,9 +105,8 @@ with open("sums", "wb") as sums:
             sums.write(f"{hashlib.md5(source.read() + b'g' * 1000).hexdigest()}  {name}\n".encode())
 status, output = crisp_growing(["grow_65536", "grow_131072"], "md5sum", "-c", "sums")
 if status == 0 and output.rstrip(b"\n") == b"grow_65536: OK\ngrow_131072: OK":
-    checks += 1
+    tally.passed()
 else:
     fail(f"-c over growing files: exit status {status}, output: {output.decode(errors='replace').replace(chr(10), ' ')}")
 
-print(f"{checks} checks passed, {failures} failed")
-sys.exit(1 if failures else 0)
+sys.exit(tally.summary())
