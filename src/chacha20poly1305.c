@@ -16,6 +16,7 @@
 #include <assert.h>
 
 #include "chacha20_internal.h"
+#include "chacha20poly1305_internal.h"
 #include "dispatch/select.h"
 #include "poly1305_internal.h"
 #include "scrub_depths.h"
@@ -650,6 +651,14 @@ static __attribute__((noinline)) int stream_update(crisp_chacha20_poly1305_ctx *
     if (f->direction == CRISP_AEAD_SEAL) crisp_poly1305_update_unscrubbed(&f->mac, out + done, n);
   }
   return CRISP_OK;
+}
+
+void crisp_chacha20_poly1305_stream_set_length(crisp_chacha20_poly1305_ctx *ctx, uint64_t bytes) {
+  if (!ctx) return;
+  stream_frontend *f = (stream_frontend *)ctx->opaque;
+  if (f->direction != CRISP_AEAD_SEAL && f->direction != CRISP_AEAD_OPEN) return;
+  if (bytes > CRISP_CHACHA20_POLY1305_MAX_LEN) return;
+  f->ct_len = bytes;
 }
 
 /* Pads the ciphertext, adds the lengths, writes the tag, wipes the context. */
