@@ -320,6 +320,52 @@ static void test_zeroed_contexts(void **state) {
   assert_memory_equal(out, abc_md5, 16);
 }
 
+/* crisp_md5_update_many hashes nothing at all when one context is inert
+ * or one lane breaks a precondition, wherever that lane lies: the first of
+ * two, or in the second chunk of lanes the front-end hands the kernel. The
+ * live contexts then still hold their prefix alone. At every md5_many
+ * implementation. */
+static void test_md5_many_refused_whole(void **state) {
+  (void)state;
+  enum { LANES = 70 };
+  static crisp_md5_ctx contexts[LANES];
+  crisp_md5_ctx *ctx[LANES];
+  const void *data[LANES];
+  size_t len[LANES];
+  static uint8_t message[LANES][200];
+  uint8_t prefix[10], want[16], got[16];
+  test_fill_random(prefix, sizeof prefix);
+  test_fill_random(message, sizeof message);
+  crisp_md5(prefix, sizeof prefix, want);
+  static const size_t counts[] = {2, LANES};
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_MD5_MANY, name) {
+    for (size_t c = 0; c < 2; c++)
+      for (int broken = 0; broken < 2; broken++) {
+        const size_t n = counts[c], odd_one = n - 2; /* lane 0 of 2, lane 68 of 70 */
+        for (size_t i = 0; i < n; i++) {
+          crisp_md5_init(&contexts[i]);
+          crisp_md5_update(&contexts[i], prefix, sizeof prefix);
+          ctx[i] = &contexts[i], data[i] = message[i], len[i] = 1 + i % 200;
+        }
+        if (broken)
+          data[odd_one] = NULL; /* a NULL message of length > 0 */
+        else
+          memset(&contexts[odd_one], 0, sizeof contexts[odd_one]); /* inert */
+        crisp_md5_update_many(ctx, data, len, n);
+        for (size_t i = 0; i < n; i++) {
+          if (i == odd_one && !broken) continue;
+          crisp_md5_final(&contexts[i], got);
+          if (memcmp(got, want, sizeof want) != 0) {
+            print_error("md5_many %s: lane %zu of %zu hashed although lane %zu %s\n", name, i, n, odd_one,
+                        broken ? "has a NULL message" : "is inert");
+            fail();
+          }
+        }
+      }
+  }
+}
+
 int main(void) {
   test_seed(0x6d6973757365ull);
   const struct CMUnitTest tests[] = {
@@ -330,6 +376,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_bn_oversized, test_teardown_unpin),
       cmocka_unit_test_teardown(test_garbage_names, test_teardown_unpin),
       cmocka_unit_test_teardown(test_zeroed_contexts, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_md5_many_refused_whole, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
