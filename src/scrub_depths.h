@@ -83,7 +83,7 @@
  * (generic), which are sized for the largest n; the arm64 ones were
  * measured only as part of the deepest. */
 #if defined(__x86_64__)
-#define CRISP_SCRUB_BN_SCHOOLBOOK(generic) ((generic) ? (size_t)1280 : (size_t)1024)
+#define CRISP_SCRUB_BN_SCHOOLBOOK(generic) ((generic) ? (size_t)1280 : (size_t)768)
 #else
 #define CRISP_SCRUB_BN_SCHOOLBOOK(generic) ((size_t)1280 + 0 * (generic))
 #endif
@@ -112,7 +112,7 @@
  * x86-64 kernels' frames below 24 limbs are small (the arm64 ones were
  * measured only as part of the deepest). */
 #if defined(__x86_64__)
-#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)6144 : (size_t)1792)
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)6144 : (size_t)1536)
 #else
 #define CRISP_SCRUB_BN_MONT_SMALL(generic) ((size_t)6144 + 0 * (generic))
 #endif
