@@ -183,6 +183,21 @@ static void test_mul_add(void **state) {
         assert_int_equal(crisp_bn_mul_add(z, z, n, k, &top_alias), CRISP_OK);
         assert_limbs_equal(z, expected, n, "bn_mul_add %s: z == x, %zu limbs round %d\n", name, n, round);
         assert_true(top_alias == expected[n]);
+        /* The carry is written last, so it may point into z or x:
+         * z[0], z[n - 1], and x[0] of a copy of x. */
+        expected_mul_add(expected, z0, x, n, k);
+        for (int into = 0; into < 3; into++) {
+          crisp_limb xc[MAX_PRODUCT_LIMBS];
+          memcpy(xc, x, n * sizeof *xc);
+          memcpy(z, z0, n * sizeof *z);
+          crisp_limb *const carry = into == 0 ? &z[0] : into == 1 ? &z[n - 1] : &xc[0];
+          assert_int_equal(crisp_bn_mul_add(z, xc, n, k, carry), CRISP_OK);
+          const crisp_limb written = *carry;
+          if (into < 2) *carry = expected[into == 0 ? 0 : n - 1]; /* the limb the carry replaced */
+          assert_limbs_equal(z, expected, n, "bn_mul_add %s: carry into %s, %zu limbs round %d\n", name,
+                             into == 2 ? "x" : "z", n, round);
+          assert_true(written == expected[n]);
+        }
       }
     }
   }
