@@ -5,7 +5,8 @@
  * the front-end's limits); an ad that overlaps an output or the message is
  * refused by every call that takes one, outputs untouched; and the
  * streaming AEAD round-trips in place at any split, against OpenSSL's
- * EVP ChaCha20-Poly1305 where the build has it. */
+ * EVP ChaCha20-Poly1305 where the build has it; the one-shot calls read
+ * their key and nonce before they write, so both may lie in an output. */
 #include "common.h"
 
 #include <signal.h>
@@ -349,6 +350,65 @@ static void test_stream_in_place_round_trip(void **state) {
   }
 }
 
+/* ---- key and nonce are read before anything is written -------------------- */
+
+/* The one-shot calls may take their key and nonce from the bytes they
+ * write: the key in the first 32 bytes of the output, the nonce after it
+ * (or, for a 12-byte nonce sealing, in the tag). The answer must be the
+ * one from separate copies. A seal in place reads its key from the
+ * plaintext itself; an open's are in pt (apart: ct would depend on its own
+ * key). At every ChaCha20 and Poly1305 implementation, around the block
+ * groups, the short-message limit and the 16 KiB chunks. */
+static void check_key_nonce_in_outputs(int x, size_t len, const char *chacha, const char *poly) {
+  static uint8_t pt[16500], ct[16500], want[16500], buffer[16500];
+  uint8_t key[32], nonce[24], ad[21], tag[16], want_tag[16];
+  const size_t nonce_len = x ? 24 : 12;
+  seal_fn seal = x ? crisp_xchacha20_poly1305_seal : crisp_chacha20_poly1305_seal;
+  open_fn open = x ? crisp_xchacha20_poly1305_open : crisp_chacha20_poly1305_open;
+  test_fill_random(pt, len), test_fill_random(ad, sizeof ad);
+  for (int in_place = 0; in_place < 2; in_place++)
+    for (int nonce_in_tag = 0; nonce_in_tag < 2 - x; nonce_in_tag++) {
+      /* seal: key at out[0..32), nonce at out[32..) or in the tag */
+      uint8_t *out = in_place ? buffer : ct;
+      memcpy(buffer, pt, len);
+      test_fill_random(out, 32), test_fill_random(out + 32, nonce_len);
+      if (nonce_in_tag) test_fill_random(tag, nonce_len);
+      memcpy(key, out, 32), memcpy(nonce, nonce_in_tag ? tag : out + 32, nonce_len);
+      const uint8_t *message = in_place ? buffer : pt;
+      uint8_t copy[16500];
+      memcpy(copy, message, len);
+      assert_int_equal(seal(want, want_tag, copy, len, ad, sizeof ad, nonce, key), CRISP_OK);
+      assert_int_equal(seal(out, tag, message, len, ad, sizeof ad, nonce_in_tag ? tag : out + 32, out),
+                       CRISP_OK);
+      assert_bytes_equal(out, want, len, "%s seal%s, key and nonce in its outputs, %zu bytes on %s with %s",
+                         x ? "xchacha20" : "chacha20", in_place ? " in place" : "", len, chacha, poly);
+      assert_bytes_equal(tag, want_tag, 16,
+                         "%s seal tag, key and nonce in its outputs, %zu bytes on %s with %s",
+                         x ? "xchacha20" : "chacha20", len, chacha, poly);
+    }
+  /* open apart: key at pt[0..32), nonce at pt[32..) */
+  test_fill_random(key, 32), test_fill_random(nonce, nonce_len);
+  assert_int_equal(seal(want, want_tag, pt, len, ad, sizeof ad, nonce, key), CRISP_OK);
+  memcpy(buffer, key, 32), memcpy(buffer + 32, nonce, nonce_len);
+  assert_int_equal(open(buffer, want, len, want_tag, ad, sizeof ad, buffer + 32, buffer), CRISP_OK);
+  assert_bytes_equal(buffer, pt, len, "%s open, key and nonce in pt, %zu bytes on %s with %s",
+                     x ? "xchacha20" : "chacha20", len, chacha, poly);
+}
+
+static void test_key_nonce_in_outputs(void **state) {
+  (void)state;
+  static const size_t lengths[] = {56,   63,   64,   65,   255,   256,   1983,
+                                   1984, 1985, 2048, 2049, 16384, 16385, 16448};
+  const char *chacha, *poly;
+  FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, chacha) {
+    FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, poly) {
+      for (int x = 0; x < 2; x++)
+        for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+          check_key_nonce_in_outputs(x, lengths[l], chacha, poly);
+    }
+  }
+}
+
 int main(void) {
   test_seed(0x636f6e74);
   const struct CMUnitTest tests[] = {
@@ -356,6 +416,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_ad_overlap_refused, test_teardown_unpin),
       cmocka_unit_test_teardown(test_stream_overlap_refused, test_teardown_unpin),
       cmocka_unit_test_teardown(test_stream_in_place_round_trip, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_key_nonce_in_outputs, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,8 +88,8 @@ static void test_finals_wipe(void **state) {
             expect_wiped(&ctx, final_names[SEAL_FINAL], chacha, poly, x, len, piece);
             for (final_kind kind = OPEN_FINAL_RIGHT; kind <= FINAL_WRONG_DIRECTION; kind++) {
               memset(&ctx, 0, sizeof ctx);
-              const crisp_aead_direction direction = kind == FINAL_WRONG_DIRECTION ? CRISP_AEAD_SEAL
-                                                                                   : CRISP_AEAD_OPEN;
+              const crisp_aead_direction direction =
+                  kind == FINAL_WRONG_DIRECTION ? CRISP_AEAD_SEAL : CRISP_AEAD_OPEN;
               assert_int_equal(init_stream(&ctx, x, direction, nonce, key, ad, ad_len), CRISP_OK);
               update_in_pieces(&ctx, out, direction == CRISP_AEAD_OPEN ? ct : pt, len, piece);
               memcpy(tag, seal_tag, sizeof tag);
@@ -126,8 +126,9 @@ static void test_failed_init_wipes(void **state) {
             memset(&ctx, 0x5c, sizeof ctx); /* a context that never was zero */
             assert_int_equal(init_stream(&ctx, x, CRISP_AEAD_SEAL, nonce, key, ad, sizeof ad), CRISP_OK);
             update_in_pieces(&ctx, ct, pt, len, 64);
-            assert_int_equal(refused ? init_stream(&ctx, x, CRISP_AEAD_OPEN, nonce, NULL, ad, sizeof ad)
-                                     : init_stream(&ctx, x, (crisp_aead_direction)3, nonce, key, ad, sizeof ad),
+            assert_int_equal(refused
+                                 ? init_stream(&ctx, x, CRISP_AEAD_OPEN, nonce, NULL, ad, sizeof ad)
+                                 : init_stream(&ctx, x, (crisp_aead_direction)3, nonce, key, ad, sizeof ad),
                              CRISP_E_INVALID);
             expect_wiped(&ctx, refused ? "init with a NULL key" : "init with an unknown direction", chacha,
                          poly, x, len, 64);
@@ -158,7 +159,8 @@ static void test_running_limit(void **state) {
     FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, poly) {
       for (size_t r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
         const uint64_t room = rooms[r], before = CRISP_CHACHA20_POLY1305_MAX_LEN - room;
-        test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce), test_fill_random(in, sizeof in);
+        test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce),
+            test_fill_random(in, sizeof in);
         crisp_chacha20_poly1305_ctx ctx, want_ctx;
         /* The stream without the refused update. */
         assert_int_equal(update_after(&want_ctx, before, want_out, in, (size_t)room, key, nonce), CRISP_OK);
