@@ -147,12 +147,16 @@ static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
  * b. Unlike the single kernel, each lane shifts one accumulator per step:
  * one shift per vector and step instead of two leaves the vector pipes
- * more room for the multiplies, which bound this loop. At 20 digits the
- * step's high halves are summed apart and added after the shift, so the
- * accumulator's chain from step to step is two multiply-adds, the shift
- * and an addition instead of four multiply-adds and the shift; at 32 and
+ * more room for the multiplies, which bound this loop. At 20 to 32 digits
+ * the step's high halves are summed apart and added after the shift, so
+ * the accumulator's chain from step to step is two multiply-adds, the
+ * shift and an addition instead of four multiply-adds and the shift; at
  * 40 digits the extra additions and registers cost more than that saves
- * (docs/performance.md). */
+ * (docs/performance.md). At four vectors the registers that takes come
+ * from lane 1's a and m, read through pointers the compiler cannot see
+ * through (an empty asm, every step) so that they are loaded as operands
+ * instead of hoisted: both lanes' 16 vectors of a and m beside the
+ * accumulators and the high halves would spill. */
 static inline __attribute__((always_inline)) void dual_product_body(
     uint64_t *const r[2], const uint64_t *const a[2], const uint64_t *const b[2], const uint64_t *const m[2],
     const uint64_t k0[2], const int vectors, const int digits) {
@@ -183,7 +187,8 @@ static inline __attribute__((always_inline)) void dual_product_body(
 
       const __m512i bv = _mm512_set1_epi64((long long)bi), yv = _mm512_set1_epi64((long long)y);
       const __m512i *av = (const __m512i *)a[l], *mv = (const __m512i *)m[l];
-      const int apart = vectors == 3; /* the high halves summed apart */
+      if (vectors == 4 && l == 1) __asm__("" : "+r"(av), "+r"(mv)); /* lane 1's a and m loaded */
+      const int apart = vectors <= 4;                               /* the high halves summed apart */
       __m512i high[MAX_VECTORS];
 #pragma GCC unroll 5
       for (int v = 0; v < vectors; v++) {
@@ -343,13 +348,21 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
 #define COLUMN_AFTER_PAIR 2
 
 /* Two reduction steps of both lanes, each lane's first step before either
- * lane's second, so that one lane's quotient chain runs beside the other's. */
-#define DUAL_SQUARE_REDUCE_PAIR(move)                                                   \
-  do {                                                                                  \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_first(       \
-        acc[l], &lane0[l], &carry[l], m[l], moved_up[l], m0[l], m1[l], k0[l], vectors); \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_second(      \
-        acc[l], &lane0[l], &carry[l], moved_up[l], m0[l], m1[l], k0[l], vectors, move); \
+ * lane's second, so that one lane's quotient chain runs beside the other's.
+ * From four vectors on, lane 1's m and its moved copies are read through
+ * pointers the compiler cannot see through (an empty asm, once per pair):
+ * both lanes' 24 vectors of m do not fit in registers beside the
+ * accumulators and t, and the compiler, left to hoist them all, spills
+ * and reloads them in the pairs, and the loads of lane 1's as operands
+ * cost less than that (lane 0's stay in registers). */
+#define DUAL_SQUARE_REDUCE_PAIR(move)                                                             \
+  do {                                                                                            \
+    const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};     \
+    if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                       \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_first(                 \
+        acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1[l], k0[l], vectors); \
+    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_second(                \
+        acc[l], &lane0[l], &carry[l], pair_moved_up[l], m0[l], m1[l], k0[l], vectors, move);      \
   } while (0)
 
 static inline __attribute__((always_inline)) void dual_square_body(
