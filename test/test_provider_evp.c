@@ -640,6 +640,11 @@ static void run_misuse(void) {
     expect_refused(EVP_CIPHER_CTX_set_params(ctx, params), "ChaCha20 12-byte IV");
   }
   expect_refused(EVP_EncryptUpdate(ctx, out, &length, data, 10), "ChaCha20 update without key or IV");
+  /* Reuse after final. */
+  check(EVP_EncryptInit_ex2(ctx, chacha20, key, iv, NULL) && EVP_EncryptUpdate(ctx, out, &length, data, 10) &&
+            EVP_EncryptFinal_ex(ctx, out + 10, &length),
+        "misuse: ChaCha20 message");
+  expect_refused(EVP_EncryptUpdate(ctx, out, &length, data, 10), "ChaCha20 update after final");
 
   /* A forged tag: final fails, with the tag mismatch reason. */
   EVP_EncryptInit_ex2(ctx, aead, key, iv, NULL);
@@ -662,6 +667,18 @@ static void run_misuse(void) {
                  "ChaCha20-Poly1305 get tag opening");
   expect_refused(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 17, tag) > 0,
                  "ChaCha20-Poly1305 17-byte tag");
+  /* Only whole tags are verified: a truncated one is refused, and the
+   * open then has no tag to check against. */
+  static const int short_tags[] = {1, 8, 15};
+  for (int i = 0; i < 3; i++) {
+    char what[64];
+    snprintf(what, sizeof what, "ChaCha20-Poly1305 %d-byte tag", short_tags[i]);
+    EVP_DecryptInit_ex2(ctx, aead, key, iv, NULL);
+    expect_refused(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, short_tags[i], tag) > 0, what);
+    check(EVP_DecryptUpdate(ctx, out + 100, &length, out, sizeof data), "misuse: open update");
+    snprintf(what, sizeof what, "ChaCha20-Poly1305 open after a %d-byte tag", short_tags[i]);
+    expect_refused(EVP_DecryptFinal_ex(ctx, out, &length) > 0, what);
+  }
   expect_refused(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_TLS1_AAD, 12, data) > 0,
                  "ChaCha20-Poly1305 12-byte TLS AAD");
   EVP_EncryptInit_ex2(ctx, aead, key, iv, NULL);
@@ -687,6 +704,8 @@ static void run_misuse(void) {
         "misuse: Poly1305 message");
   expect_refused(EVP_MAC_update(mac_ctx, data, 10), "Poly1305 update after final");
   expect_refused(EVP_MAC_init(mac_ctx, NULL, 0, NULL), "Poly1305 key used again");
+  check(EVP_MAC_init(mac_ctx, key, 32, NULL) && EVP_MAC_update(mac_ctx, data, 10), "misuse: Poly1305 update");
+  expect_refused(EVP_MAC_init(mac_ctx, NULL, 0, NULL), "Poly1305 init without a key after data");
   check(EVP_MAC_init(mac_ctx, key, 32, NULL), "misuse: Poly1305 fresh key");
   expect_refused_by_evp(EVP_MAC_final(mac_ctx, tag, &size, 15), "Poly1305 15-byte output");
   EVP_MAC_CTX_free(mac_ctx);
