@@ -555,8 +555,8 @@ static void run_keygen(void) {
 }
 
 /* A key built in crisp from n, e, d and optionally the CRT components,
- * with dP changed by `dp_delta`. */
-static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
+ * with component `changed` (an index into names below) plus `delta`. */
+static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t changed, int delta) {
   static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
                                       OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
                                       OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
@@ -567,7 +567,7 @@ static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
   int ok = builder != NULL;
   for (size_t i = 0; ok && i < count; i++) {
     ok = EVP_PKEY_get_bn_param(source, names[i], &values[i]);
-    if (ok && i == 5 && dp_delta) ok = BN_add_word(values[i], (BN_ULONG)dp_delta);
+    if (ok && i == changed && delta) ok = BN_add_word(values[i], (BN_ULONG)delta);
     ok = ok && OSSL_PARAM_BLD_push_BN(builder, names[i], values[i]);
   }
   OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(builder) : NULL;
@@ -581,6 +581,44 @@ static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
   OSSL_PARAM_BLD_free(builder);
   for (size_t i = 0; i < 8; i++) BN_clear_free(values[i]);
   return key;
+}
+
+/* The same with dP (component 5) plus dp_delta. */
+static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
+  return crisp_key_changed(source, with_crt, 5, dp_delta);
+}
+
+/* Whether crisp imports the public key (n, e = 65537) for an n that is a
+ * random number of `bits` bits, odd or even as asked. */
+static int crisp_imports_modulus(int bits, int odd) {
+  BIGNUM *n = BN_new(), *e = BN_new();
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  OSSL_PARAM *params = NULL;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  EVP_PKEY *key = NULL;
+  int ok = n && e && builder && context && BN_rand(n, bits, BN_RAND_TOP_ONE, odd ? BN_RAND_BOTTOM_ODD : 0) &&
+           (odd || BN_clear_bit(n, 0)) && BN_set_word(e, 65537) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, n) &&
+           OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, e) &&
+           (params = OSSL_PARAM_BLD_to_param(builder)) != NULL && EVP_PKEY_fromdata_init(context) > 0 &&
+           EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, params) > 0;
+  EVP_PKEY_free(key);
+  EVP_PKEY_CTX_free(context);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  BN_free(n);
+  BN_free(e);
+  return ok;
+}
+
+/* Whether crisp's key generation takes `bits` as a setting. */
+static int crisp_keygen_takes_bits(size_t bits) {
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  OSSL_PARAM params[2] = {OSSL_PARAM_construct_size_t(OSSL_PKEY_PARAM_RSA_BITS, &bits),
+                          OSSL_PARAM_construct_end()};
+  const int ok = context && EVP_PKEY_keygen_init(context) > 0 && EVP_PKEY_CTX_set_params(context, params) > 0;
+  EVP_PKEY_CTX_free(context);
+  return ok;
 }
 
 /* Signs a SHA-256-sized hash with PKCS#1 through crisp into a buffer of
@@ -668,6 +706,9 @@ static void run_misuse(void) {
   check(
       EVP_PKEY_CTX_set_rsa_padding(context, RSA_X931_PADDING) <= 0 && crisp_error("padding mode not offered"),
       "X9.31 padding rejected with a reason");
+  check(EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_OAEP_PADDING) <= 0 &&
+            crisp_error("padding mode not offered"),
+        "OAEP padding rejected with a reason");
   check(EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PSS_PADDING) > 0 &&
             EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) > 0 &&
             EVP_PKEY_CTX_set_rsa_pss_saltlen(context, 256 - 32 - 1) > 0,
@@ -751,6 +792,46 @@ static void run_misuse(void) {
         "crisp's key manager validates the key");
   EVP_PKEY_CTX_free(checker);
   EVP_PKEY_free(good);
+  EVP_PKEY *wrong_q = crisp_key_changed(key, 1, 4, 2);
+  checker = wrong_q ? EVP_PKEY_CTX_new_from_pkey(libctx, wrong_q, CRISP_ONLY) : NULL;
+  check(checker && EVP_PKEY_pairwise_check(checker) != 1 && crisp_error("p * q is not n"),
+        "a key whose q is off by 2 fails crisp's validation with a reason");
+  EVP_PKEY_CTX_free(checker);
+  EVP_PKEY_free(wrong_q);
+
+  /* Moduli: odd, of 512 to 16384 bits, imported or generated. */
+  ERR_clear_error();
+  check(crisp_imports_modulus(512, 1) && crisp_imports_modulus(16384, 1), "odd moduli of 512 and 16384 bits");
+  static const int refused_bits[] = {384, 511, 16385};
+  for (size_t i = 0; i < 3; i++)
+    check(!crisp_imports_modulus(refused_bits[i], 1) && crisp_error("crisp takes odd moduli"),
+          "a modulus outside 512-16384 bits refused with a reason");
+  check(!crisp_imports_modulus(2048, 0) && crisp_error("crisp takes odd moduli"),
+        "an even modulus refused with a reason");
+  check(crisp_keygen_takes_bits(512) && crisp_keygen_takes_bits(16384) && !crisp_keygen_takes_bits(511) &&
+            crisp_error("crisp takes moduli of") && !crisp_keygen_takes_bits(16385) &&
+            crisp_error("crisp takes moduli of"),
+        "key generation takes 512 to 16384 bits only");
+
+  /* PSS verifying defaults to an automatic salt length: a signature with
+   * the longest salt, made by the default provider, verifies in crisp
+   * with no salt length set. */
+  unsigned char pss[256], pss_hash[32] = {9, 8, 7};
+  size_t pss_length = sizeof pss;
+  EVP_PKEY_CTX *pss_signer = EVP_PKEY_CTX_new_from_pkey(libctx, key, DEFAULT_ONLY);
+  EVP_PKEY_CTX *pss_verifier = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  check(pss_signer && EVP_PKEY_sign_init(pss_signer) > 0 &&
+            EVP_PKEY_CTX_set_rsa_padding(pss_signer, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(pss_signer, EVP_sha256()) > 0 &&
+            EVP_PKEY_CTX_set_rsa_pss_saltlen(pss_signer, RSA_PSS_SALTLEN_MAX) > 0 &&
+            EVP_PKEY_sign(pss_signer, pss, &pss_length, pss_hash, sizeof pss_hash) > 0 && pss_verifier &&
+            EVP_PKEY_verify_init(pss_verifier) > 0 && from_crisp(pss_verifier) &&
+            EVP_PKEY_CTX_set_rsa_padding(pss_verifier, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(pss_verifier, EVP_sha256()) > 0 &&
+            EVP_PKEY_verify(pss_verifier, pss, pss_length, pss_hash, sizeof pss_hash) == 1,
+        "a PSS signature with the longest salt verifies in crisp with the default salt length");
+  EVP_PKEY_CTX_free(pss_signer);
+  EVP_PKEY_CTX_free(pss_verifier);
 
   EVP_PKEY *public_only = NULL;
   unsigned char *der = NULL;
