@@ -394,8 +394,9 @@ static inline __attribute__((always_inline)) void dual_square_body(
    * pairs, its multiply-adds are older than theirs and take the vector
    * pipes first (the scheduler picks the oldest ready work), delaying the
    * quotient chains the pairs wait on; after the third pair it still has
-   * the last pair's slots to finish in. */
-  CRISP_BN52_UNROLL(5)
+   * the last pair's slots to finish in. gcc's pragma alone here: clang
+   * cannot unroll a loop fully around the rolled one inside it. */
+#pragma GCC unroll 5
   for (int q = 0; q + 1 < blocks; q++) {
     CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++)
@@ -403,8 +404,10 @@ static inline __attribute__((always_inline)) void dual_square_body(
 #pragma GCC unroll 1
     for (int i = 8 * q; i < 8 * q + 8; i += 2) {
       DUAL_SQUARE_REDUCE_PAIR(1);
-      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR) CRISP_BN52_UNROLL(2)
-      for (int l = 0; l < 2; l++) t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
+      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR) {
+        CRISP_BN52_UNROLL(2)
+        for (int l = 0; l < 2; l++) t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
+      }
     }
   }
   /* the last block, and before it the vectors that remain */
