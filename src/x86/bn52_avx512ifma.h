@@ -6,6 +6,19 @@
 
 #include "impl.h"
 
+/* CRISP_BN52_UNROLL(n): the next loop, whose trip count (at most n) is a
+ * constant once its function is inlined, runs fully unrolled, so that
+ * arrays of vectors indexed by its counter stay in registers. gcc takes
+ * the count; clang is asked for a full unroll, since its reading of
+ * "GCC unroll n" unrolls by n while the count is still unknown and keeps
+ * those arrays in memory. */
+#define CRISP_BN52_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define CRISP_BN52_UNROLL(n) CRISP_BN52_PRAGMA(clang loop unroll(full))
+#else
+#define CRISP_BN52_UNROLL(n) CRISP_BN52_PRAGMA(GCC unroll n)
+#endif
+
 #define CRISP_BN52_BITS 52
 #define CRISP_BN52_MASK ((((uint64_t)1) << CRISP_BN52_BITS) - 1)
 /* Largest radix 2^52 length handled (4096-bit moduli), and the same modulus

@@ -47,7 +47,7 @@ static inline __attribute__((always_inline)) void carry_digits(uint64_t *r, cons
   const __mmask64 g = join_masks(generate, vectors), p = join_masks(propagate, vectors);
   const __mmask64 plus_one = _kxor_mask64(_kadd_mask64(_kshiftli_mask64(g, 1), p), p);
   const __m512i one = _mm512_set1_epi64(1);
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     const __mmask8 lanes = (__mmask8)(v == 0   ? plus_one
                                       : v == 1 ? _kshiftri_mask64(plus_one, 8)
@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) void normalize_lane(uint64_t *r, co
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i digit[MAX_VECTORS], high_before = _mm512_maskz_set1_epi64(1, (long long)carry);
   __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     /* high_before lane 0 starts as the carry into position 0, then holds
      * the previous vector's top digit's high bits */
@@ -102,13 +102,13 @@ static inline __attribute__((always_inline)) void normalize_lane_down2(uint64_t 
   const __m512i mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK), zero = _mm512_setzero_si512();
   __m512i low[MAX_VECTORS + 1], high[MAX_VECTORS + 1], digit[MAX_VECTORS];
   __mmask8 generate[MAX_VECTORS], propagate[MAX_VECTORS];
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     low[v] = _mm512_and_si512(pre[v], mask);
     high[v] = _mm512_srli_epi64(pre[v], CRISP_BN52_BITS);
   }
   low[vectors] = high[vectors] = zero;
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     __m512i in = _mm512_alignr_epi64(high[v + 1], high[v], 1);
     if (v == 0) in = _mm512_mask_set1_epi64(in, 1, (long long)carry);
@@ -165,12 +165,12 @@ static inline __attribute__((always_inline)) void dual_product_body(
   uint64_t lane0[2] = {0, 0}, carry[2] = {0, 0};
   uint64_t a0[2], a1[2], m0[2], m1[2];
   for (int l = 0; l < 2; l++) {
-#pragma GCC unroll 5
+    CRISP_BN52_UNROLL(5)
     for (int v = 0; v < vectors; v++) acc[l][v] = zero;
     a0[l] = a[l][0], a1[l] = a[l][1], m0[l] = m[l][0], m1[l] = m[l][1];
   }
   for (int i = 0; i < digits; i++) {
-#pragma GCC unroll 2
+    CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++) {
       const uint64_t bi = b[l][i];
       /* the quotient digit, from the lowest digit in scalar */
@@ -190,7 +190,7 @@ static inline __attribute__((always_inline)) void dual_product_body(
       if (vectors == 4 && l == 1) __asm__("" : "+r"(av), "+r"(mv)); /* lane 1's a and m loaded */
       const int apart = vectors <= 4;                               /* the high halves summed apart */
       __m512i high[MAX_VECTORS];
-#pragma GCC unroll 5
+      CRISP_BN52_UNROLL(5)
       for (int v = 0; v < vectors; v++) {
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(av + v), bv);
         acc[l][v] = _mm512_madd52lo_epu64(acc[l][v], _mm512_load_si512(mv + v), yv);
@@ -198,10 +198,10 @@ static inline __attribute__((always_inline)) void dual_product_body(
           high[v] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, _mm512_load_si512(av + v), bv),
                                           _mm512_load_si512(mv + v), yv);
       }
-#pragma GCC unroll 5
+      CRISP_BN52_UNROLL(5)
       for (int v = 0; v < vectors - 1; v++) acc[l][v] = _mm512_alignr_epi64(acc[l][v + 1], acc[l][v], 1);
       acc[l][vectors - 1] = _mm512_alignr_epi64(zero, acc[l][vectors - 1], 1);
-#pragma GCC unroll 5
+      CRISP_BN52_UNROLL(5)
       for (int v = 0; v < vectors; v++) {
         if (apart) {
           acc[l][v] = _mm512_add_epi64(acc[l][v], high[v]);
@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) __m512i dual_square_column(const ui
                                                                         const int k) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i low[2] = {zero, zero}, high[2] = {zero, zero};
-#pragma GCC unroll 40
+  CRISP_BN52_UNROLL(40)
   for (int x = 0; x < k; x++) {
     /* lane p holds y = 8c + p - x */
     const int first = 2 * x - 8 * c + 1 > 0 ? 2 * x - 8 * c + 1 : 0;
@@ -293,7 +293,7 @@ static inline __attribute__((always_inline)) void dual_square_reduce_first(
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(mv + v), yv);
     acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
@@ -313,13 +313,13 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors; v++) {
     acc[v] = _mm512_madd52lo_epu64(acc[v], _mm512_load_si512(up1 + v), yv);
     acc[v] = _mm512_madd52hi_epu64(acc[v], _mm512_load_si512(up2 + v), yv);
   }
   if (!move) return;
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(5)
   for (int v = 0; v < vectors - 1; v++) acc[v] = _mm512_alignr_epi64(acc[v + 1], acc[v], 2);
   acc[vectors - 1] = _mm512_alignr_epi64(zero, acc[vectors - 1], 2);
 }
@@ -355,14 +355,18 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * accumulators and t, and the compiler, left to hoist them all, spills
  * and reloads them in the pairs, and the loads of lane 1's as operands
  * cost less than that (lane 0's stay in registers). */
-#define DUAL_SQUARE_REDUCE_PAIR(move)                                                             \
-  do {                                                                                            \
-    const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};     \
-    if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                       \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_first(                 \
-        acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1[l], k0[l], vectors); \
-    _Pragma("GCC unroll 2") for (int l = 0; l < 2; l++) dual_square_reduce_second(                \
-        acc[l], &lane0[l], &carry[l], pair_moved_up[l], m0[l], m1[l], k0[l], vectors, move);      \
+#define DUAL_SQUARE_REDUCE_PAIR(move)                                                                   \
+  do {                                                                                                  \
+    const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};           \
+    if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                             \
+    CRISP_BN52_UNROLL(2)                                                                                \
+    for (int l = 0; l < 2; l++)                                                                         \
+      dual_square_reduce_first(acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1[l], \
+                               k0[l], vectors);                                                         \
+    CRISP_BN52_UNROLL(2)                                                                                \
+    for (int l = 0; l < 2; l++)                                                                         \
+      dual_square_reduce_second(acc[l], &lane0[l], &carry[l], pair_moved_up[l], m0[l], m1[l], k0[l],    \
+                                vectors, move);                                                         \
   } while (0)
 
 static inline __attribute__((always_inline)) void dual_square_body(
@@ -372,15 +376,15 @@ static inline __attribute__((always_inline)) void dual_square_body(
   const int blocks = (k + LANES - 1) / LANES, columns = 2 * vectors;
   __m512i high_before[2] = {zero, zero}, t[2][2 * MAX_VECTORS], acc[2][MAX_VECTORS];
   uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
-#pragma GCC unroll 2
+  CRISP_BN52_UNROLL(2)
   for (int l = 0; l < 2; l++) {
-#pragma GCC unroll 10
+    CRISP_BN52_UNROLL(10)
     for (int c = 2; c < columns; c++) t[l][c] = zero; /* written inside the blocks' loops */
     t[l][0] = dual_square_column(a[l], &high_before[l], 0, k);
     t[l][1] = dual_square_column(a[l], &high_before[l], 1, k);
     acc[l][0] = t[l][0];
     acc[l][1] = t[l][1];
-#pragma GCC unroll 5
+    CRISP_BN52_UNROLL(5)
     for (int v = 2; v < vectors; v++) acc[l][v] = zero;
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
     m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
@@ -390,37 +394,39 @@ static inline __attribute__((always_inline)) void dual_square_body(
    * pairs, its multiply-adds are older than theirs and take the vector
    * pipes first (the scheduler picks the oldest ready work), delaying the
    * quotient chains the pairs wait on; after the third pair it still has
-   * the last pair's slots to finish in. */
+   * the last pair's slots to finish in. gcc's pragma alone here: clang
+   * cannot unroll a loop fully around the rolled one inside it. */
 #pragma GCC unroll 5
   for (int q = 0; q + 1 < blocks; q++) {
-#pragma GCC unroll 2
+    CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++)
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
 #pragma GCC unroll 1
     for (int i = 8 * q; i < 8 * q + 8; i += 2) {
       DUAL_SQUARE_REDUCE_PAIR(1);
-      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR)
-#pragma GCC unroll 2
+      if (i == 8 * q + 2 * COLUMN_AFTER_PAIR) {
+        CRISP_BN52_UNROLL(2)
         for (int l = 0; l < 2; l++) t[l][q + 2] = dual_square_column(a[l], &high_before[l], q + 2, k);
+      }
     }
   }
   /* the last block, and before it the vectors that remain */
-#pragma GCC unroll 2
+  CRISP_BN52_UNROLL(2)
   for (int l = 0; l < 2; l++) {
     if (blocks > 1) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][blocks]);
-#pragma GCC unroll 10
+    CRISP_BN52_UNROLL(10)
     for (int c = blocks + 1; c < columns; c++) t[l][c] = dual_square_column(a[l], &high_before[l], c, k);
   }
   for (int i = 8 * (blocks - 1); i + 2 < k; i += 2) DUAL_SQUARE_REDUCE_PAIR(1);
   DUAL_SQUARE_REDUCE_PAIR(0); /* its move down two digits is normalize_lane_down2's */
   /* the vectors not added yet (c > blocks), lined up with the accumulator
    * before that move: its lane p stands for position k - 2 + p */
-#pragma GCC unroll 2
+  CRISP_BN52_UNROLL(2)
   for (int l = 0; l < 2; l++) {
     __m512i late[2 * MAX_VECTORS + 1], sum[MAX_VECTORS];
-#pragma GCC unroll 11
+    CRISP_BN52_UNROLL(11)
     for (int c = 0; c <= columns; c++) late[c] = c > blocks && c < columns ? t[l][c] : zero;
-#pragma GCC unroll 5
+    CRISP_BN52_UNROLL(5)
     for (int v = 0; v < vectors; v++) {
       const int base = (k - 2) / LANES + v;
       const __m512i upper = lanes_down(late[base + 1], late[base], (k - 2) % LANES);

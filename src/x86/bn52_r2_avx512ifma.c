@@ -33,20 +33,21 @@ static inline __attribute__((always_inline)) void double_mod_vectors(crisp_limb 
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
   __m512i xv[2][DOUBLE_MAX_VECTORS], mv[2][DOUBLE_MAX_VECTORS];
   const unsigned top = 8 * (unsigned)vectors - 1; /* the highest limb's bit in the masks */
-#pragma GCC unroll 2
-  for (int l = 0; l < lanes; l++)
-#pragma GCC unroll 8
+  CRISP_BN52_UNROLL(2)
+  for (int l = 0; l < lanes; l++) {
+    CRISP_BN52_UNROLL(8)
     for (int v = 0; v < vectors; v++) {
       xv[l][v] = _mm512_loadu_si512((const __m512i *)x[l] + v);
       mv[l][v] = _mm512_loadu_si512((const __m512i *)m[l] + v);
     }
+  }
   for (size_t d = 0; d < doublings; d++) {
-#pragma GCC unroll 2
+    CRISP_BN52_UNROLL(2)
     for (int l = 0; l < lanes; l++) {
       const uint64_t overflow = ((uint64_t)_mm512_movepi64_mask(xv[l][vectors - 1]) >> 7) & 1;
       __m512i twice[DOUBLE_MAX_VECTORS], difference[DOUBLE_MAX_VECTORS];
       uint64_t generate = 0, propagate = 0;
-#pragma GCC unroll 8
+      CRISP_BN52_UNROLL(8)
       for (int v = 0; v < vectors; v++) {
         const __m512i below = _mm512_alignr_epi64(xv[l][v], v ? xv[l][v - 1] : zero, 7);
         twice[v] = _mm512_or_si512(_mm512_slli_epi64(xv[l][v], 1), _mm512_srli_epi64(below, 63));
@@ -57,7 +58,7 @@ static inline __attribute__((always_inline)) void double_mod_vectors(crisp_limb 
       const uint64_t borrow_in = ((generate << 1) + propagate) ^ propagate;
       const uint64_t borrow_out = ((generate | (propagate & borrow_in)) >> top) & 1;
       const __mmask8 take_difference = (__mmask8)(0 - (overflow | (borrow_out ^ 1)));
-#pragma GCC unroll 8
+      CRISP_BN52_UNROLL(8)
       for (int v = 0; v < vectors; v++) {
         difference[v] =
             _mm512_mask_sub_epi64(difference[v], (__mmask8)(borrow_in >> (8 * v)), difference[v], one);
@@ -65,10 +66,11 @@ static inline __attribute__((always_inline)) void double_mod_vectors(crisp_limb 
       }
     }
   }
-#pragma GCC unroll 2
-  for (int l = 0; l < lanes; l++)
-#pragma GCC unroll 8
+  CRISP_BN52_UNROLL(2)
+  for (int l = 0; l < lanes; l++) {
+    CRISP_BN52_UNROLL(8)
     for (int v = 0; v < vectors; v++) _mm512_storeu_si512((__m512i *)x[l] + v, xv[l][v]);
+  }
 }
 
 /* x = x 2^doublings mod m for x < m, by doublings each followed by a

@@ -41,15 +41,16 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
   const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   __m512i distance[2] = {_mm512_sub_epi64(_mm512_set1_epi64((long long)index[0]), first),
                          _mm512_sub_epi64(_mm512_set1_epi64((long long)index[1]), first)};
-#pragma GCC unroll 8
+  CRISP_BN52_UNROLL(8)
   for (int t = 0; t < LANES; t++) lane_of[t] = _mm512_set1_epi64(t);
-#pragma GCC unroll 2
-  for (int l = 0; l < 2; l++)
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(2)
+  for (int l = 0; l < 2; l++) {
+    CRISP_BN52_UNROLL(5)
     for (int v = 0; v < vectors; v++) acc[l][v] = zero;
+  }
   for (size_t group = 0; group < entries; group += LANES) {
     __m512i keeps[2];
-#pragma GCC unroll 2
+    CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++) {
       /* ~(d | -d) has its sign bit set only where d = 0 */
       const __m512i d = distance[l];
@@ -57,22 +58,23 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
           _mm512_srai_epi64(_mm512_andnot_si512(_mm512_or_si512(d, _mm512_sub_epi64(zero, d)), ones), 63);
       distance[l] = _mm512_sub_epi64(d, eight);
     }
-#pragma GCC unroll 8
+    CRISP_BN52_UNROLL(8)
     for (int t = 0; t < LANES; t++) {
-#pragma GCC unroll 2
+      CRISP_BN52_UNROLL(2)
       for (int l = 0; l < 2; l++) {
         const __m512i keep = _mm512_permutexvar_epi64(lane_of[t], keeps[l]);
         const __m512i *entry = (const __m512i *)table[l] + (group + (size_t)t) * (size_t)vectors;
-#pragma GCC unroll 5
+        CRISP_BN52_UNROLL(5)
         for (int v = 0; v < vectors; v++)
           acc[l][v] = _mm512_or_si512(acc[l][v], _mm512_and_si512(keep, _mm512_load_si512(entry + v)));
       }
     }
   }
-#pragma GCC unroll 2
-  for (int l = 0; l < 2; l++)
-#pragma GCC unroll 5
+  CRISP_BN52_UNROLL(2)
+  for (int l = 0; l < 2; l++) {
+    CRISP_BN52_UNROLL(5)
     for (int v = 0; v < vectors; v++) _mm512_store_si512((__m512i *)out[l] + v, acc[l][v]);
+  }
 }
 
 static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries,
