@@ -174,10 +174,12 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
 
 /* Whether a Karatsuba level of n limbs combines its products in place
  * (CRISP_ROW_KARATSUBA_FOLD: equal halves, a multiple of 8 limbs each),
- * so that it needs no middle term in its scratch. */
+ * so that it needs no middle term in its scratch. Below 32-limb halves
+ * the fold's fixed cost (its frame, the carries' tail) outweighs the
+ * passes it saves, so smaller levels keep the three-way addition. */
 static inline int crisp_karatsuba_folds(size_t n) {
 #ifdef CRISP_ROW_KARATSUBA_FOLD
-  return n % 16 == 0 && n >= 48;
+  return n % 16 == 0 && n >= 64;
 #else
   (void)n;
   return 0;

@@ -363,15 +363,21 @@ END_FUNCTION crisp_bn_add2_not_x86_64_adx
  * registers, and parks each chain's carry in a stack byte (SETC/SETO) for
  * the next block, so the loop may use DEC/JNZ. The carries out then enter
  * a tail through z[2h..4h): the low half's and T's at z[2h], the high
- * half's, T's and the sign's at z[3h]. With \complement 0, w is
+ * half's, T's and the sign's at z[3h]. z[2h..3h) + v (v <= 3) carries out
+ * exactly when z[2h] + v does and every limb above z[2h] is all ones, so
+ * the loop keeps the AND of those limbs (an OR with all ones drops the
+ * first), that carry joins z[3h]'s before the tail, and the tail's two
+ * halves run as two chains side by side. With \complement 0, w is
  * w xor mask (mask 0 or all ones, the mask in SSE2 since XOR would clear
  * the chains) with carry in mask & 1, and the sign mask enters at z[3h];
  * with \complement 1, ~w with carry in 1 and sign all ones (a square's
- * middle term, whose sign is known).
+ * middle term, whose sign is known). Nothing branches on or addresses by
+ * limb values; the carry bytes and the AND are cleared before return.
  * rdi z, rsi w, rdx h, rcx mask. Registers: rdx 8h, rdi z + i, r9
  * z + 3h + i, rsi w + i, T in rax, rbx, rbp, r10-r14; r15 and r8 carry
- * the limbs. Carry bytes at 0..4(rsp): T, low CF, low OF, high CF,
- * high OF. */
+ * the limbs. Stack in the loop: the sign at 0(rsp), carry bytes at
+ * 8..12(rsp) (T, low CF, low OF, high CF, high OF), the AND at 16(rsp),
+ * the first block's all ones at 24(rsp). */
 .macro FOLD_T_LIMB limb, t
 	mov	8*\limb(%rdi, %rdx), \t
 	adcx	8*\limb(%rdi, %rdx, 2), \t
