@@ -174,12 +174,14 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
 
 /* Whether a Karatsuba level of n limbs combines its products in place
  * (CRISP_ROW_KARATSUBA_FOLD: equal halves, a multiple of 8 limbs each),
- * so that it needs no middle term in its scratch. Below 32-limb halves
- * the fold's fixed cost (its frame, the carries' tail) outweighs the
- * passes it saves, so smaller levels keep the three-way addition. */
+ * so that it needs no middle term in its scratch: for halves a multiple
+ * of 32 limbs. Below 32-limb halves the fold's fixed cost (its frame, the
+ * carries' tail) outweighs the passes it saves, and at 48-limb halves
+ * whole products showed no gain (docs/performance.md), so those levels
+ * keep the three-way addition. */
 static inline int crisp_karatsuba_folds(size_t n) {
 #ifdef CRISP_ROW_KARATSUBA_FOLD
-  return n % 16 == 0 && n >= 64;
+  return n % 64 == 0;
 #else
   (void)n;
   return 0;
