@@ -5,7 +5,8 @@
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
  * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR8,
- * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT, so
+ * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT,
+ * CRISP_ROW_KARATSUBA_FOLD with CRISP_ROW_KARATSUBA_FOLD_SQUARE, so
  * each kernel file gets its own copy of these routines bound to its own
  * rows. Every routine here runs the same instructions and touches the same
  * addresses for all operand values (the Karatsuba step picks its signs with

@@ -2,8 +2,9 @@
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
  * the schoolbook product, a square's cross products (looped rows, and a
  * fully unrolled triangle for 16 limbs), its doubling with the diagonal,
- * the whole 8-limb square in one call, Karatsuba's three-way addition and
- * conditional negation, and the Montgomery reduction rows.
+ * the whole 8-limb square in one call, Karatsuba's three-way addition,
+ * its combination in place and conditional negation, and the Montgomery
+ * reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
