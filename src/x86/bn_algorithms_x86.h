@@ -5,7 +5,8 @@
  * flavour's rows (crisp_bn_*_x86_64 or crisp_bn_*_x86_64_adx), and
  * optionally CRISP_ROW_MUL_WINDOW, CRISP_ROW_SQR_TRIANGLE_WINDOW,
  * CRISP_ROW_SQR_DIAGONAL, CRISP_ROW_NEGATE_IF, CRISP_ROW_SQR8,
- * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT, so
+ * CRISP_ROW_SQR_TRIANGLE16, CRISP_ROW_ADD3 with CRISP_ROW_ADD2_NOT,
+ * CRISP_ROW_KARATSUBA_FOLD with CRISP_ROW_KARATSUBA_FOLD_SQUARE, so
  * each kernel file gets its own copy of these routines bound to its own
  * rows. Every routine here runs the same instructions and touches the same
  * addresses for all operand values (the Karatsuba step picks its signs with
@@ -172,15 +173,39 @@ static inline void crisp_bn_mul_equal(crisp_limb *z, const crisp_limb *x, const 
   }
 }
 
+/* Whether a Karatsuba level of n limbs combines its products in place
+ * (CRISP_ROW_KARATSUBA_FOLD: equal halves, a multiple of 8 limbs each),
+ * so that it needs no middle term in its scratch: for halves a multiple
+ * of 32 limbs. Below 32-limb halves the fold's fixed cost (its frame, the
+ * carries' tail) outweighs the passes it saves, and at 48-limb halves
+ * whole products showed no gain (docs/performance.md), so those levels
+ * keep the three-way addition. */
+static inline int crisp_karatsuba_folds(size_t n) {
+#ifdef CRISP_ROW_KARATSUBA_FOLD
+  return n % 64 == 0;
+#else
+  (void)n;
+  return 0;
+#endif
+}
+
+/* The scratch one Karatsuba level of n limbs keeps for itself: the two
+ * differences and their product (4 ceil(n/2) limbs), and the middle term
+ * (2 ceil(n/2) + 1) unless it folds in place. */
+static inline size_t crisp_karatsuba_level_scratch(size_t n) {
+  const size_t high = n - n / 2;
+  return crisp_karatsuba_folds(n) ? 4 * high : 6 * high + 1;
+}
+
 /* How much of the scratch crisp_bn_mul_equal(n, square) writes, which a
- * wipe after it must cover and need not pass: 6 ceil(n/2) + 1 limbs at a
- * Karatsuba level, then the most either half's products write after them. */
+ * wipe after it must cover and need not pass: the level's own scratch,
+ * then the most either half's products write after it. */
 static inline size_t crisp_karatsuba_scratch_used(size_t n, int square) {
   if (square ? CRISP_SQR_SCHOOLBOOK(n) : n < CRISP_KARATSUBA_MUL_MIN) return 0;
   const size_t low = n / 2, high = n - low;
   const size_t deeper_low = crisp_karatsuba_scratch_used(low, square);
   const size_t deeper_high = crisp_karatsuba_scratch_used(high, square);
-  return 6 * high + 1 + (deeper_low > deeper_high ? deeper_low : deeper_high);
+  return crisp_karatsuba_level_scratch(n) + (deeper_low > deeper_high ? deeper_low : deeper_high);
 }
 
 /* x = x1 B^h + x0: x0 y1 + x1 y0 = x0 y0 + x1 y1 - (x1 - x0)(y1 - y0).
@@ -191,7 +216,7 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
                                crisp_limb *scratch, int square) {
   const size_t low = n / 2, high = n - low;
   crisp_limb *dx = scratch, *dy = dx + high, *product = dy + high, *middle = product + 2 * high;
-  crisp_limb *deeper = middle + 2 * high + 1;
+  crisp_limb *deeper = scratch + crisp_karatsuba_level_scratch(n);
 
   /* a square's difference product is never negative */
   crisp_limb negative = crisp_bn_abs_diff(dx, x + low, high, x, low);
@@ -202,6 +227,15 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
 
   const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
+#ifdef CRISP_ROW_KARATSUBA_FOLD
+  if (crisp_karatsuba_folds(n)) { /* z0 + z2 +- product straight into z + low */
+    if (square)
+      CRISP_ROW_KARATSUBA_FOLD_SQUARE(z, product, high);
+    else
+      CRISP_ROW_KARATSUBA_FOLD(z, product, high, subtract);
+    return;
+  }
+#endif
   unsigned char carry;
 #if defined(CRISP_ROW_ADD3) && defined(CRISP_ROW_ADD2_NOT)
   if (low == high) { /* middle = z0 + z2 +- product in one pass, 2*high + 1 limbs */

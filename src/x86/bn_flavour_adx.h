@@ -15,6 +15,8 @@
 #define CRISP_ROW_SQR_TRIANGLE16 crisp_bn_sqr_triangle16_x86_64_adx
 #define CRISP_ROW_ADD3 crisp_bn_add3_x86_64_adx
 #define CRISP_ROW_ADD2_NOT crisp_bn_add2_not_x86_64_adx
+#define CRISP_ROW_KARATSUBA_FOLD crisp_bn_karatsuba_fold_x86_64_adx
+#define CRISP_ROW_KARATSUBA_FOLD_SQUARE crisp_bn_karatsuba_fold_square_x86_64_adx
 #define CRISP_ROW_NEGATE_IF crisp_bn_negate_if_x86_64_adx
 #include "x86/bn_algorithms_x86.h"
 #include "x86/bn_kernels_x86.h"

@@ -2,8 +2,9 @@
  * carry chains ADCX (CF) and ADOX (OF); needs BMI2 and ADX. Multiply rows,
  * the schoolbook product, a square's cross products (looped rows, and a
  * fully unrolled triangle for 16 limbs), its doubling with the diagonal,
- * the whole 8-limb square in one call, Karatsuba's three-way addition and
- * conditional negation, and the Montgomery reduction rows.
+ * the whole 8-limb square in one call, Karatsuba's three-way addition,
+ * its combination in place and conditional negation, and the Montgomery
+ * reduction rows.
  *
  * Radix 2^64, limbs least significant first. SysV ABI; every function is
  * declared in bn_rows_x86.h, with its contract. Rows are unrolled 8 limbs
@@ -350,6 +351,228 @@ END_FUNCTION crisp_bn_add3_x86_64_adx
 FUNCTION crisp_bn_add2_not_x86_64_adx
 	ADD3 .Ladd2_not, 1
 END_FUNCTION crisp_bn_add2_not_x86_64_adx
+
+/* Karatsuba's combination in place, for two equal halves of h limbs
+ * (h a positive multiple of 8): z[0..4h) holds z0 = A0 + A1 b and
+ * z2 = C0 + C1 b (b = 2^64h), and z + h takes z0 + z2 +- w. With
+ * T = A1 + C0 the sum is A0 + b (A0 + T +- w_lo) + b^2 (T + C1 +- w_hi)
+ * + b^3 C1, so one pass over i < h reads A0[i], A1[i], C0[i], C1[i] and
+ * writes z[h+i] and z[2h+i], both read before: no middle scratch, and T
+ * is added once for both halves. Five carry chains: T, then the low half
+ * on CF and OF (A0, then w_lo), then the high half likewise (C1, then
+ * w_hi). Each block of 8 limbs runs them one after another, T in eight
+ * registers, and parks each chain's carry in a stack byte (SETC/SETO) for
+ * the next block, so the loop may use DEC/JNZ. The carries out then enter
+ * a tail through z[2h..4h): the low half's and T's at z[2h], the high
+ * half's, T's and the sign's at z[3h]. z[2h..3h) + v (v <= 3) carries out
+ * exactly when z[2h] + v does and every limb above z[2h] is all ones, so
+ * the loop keeps the AND of those limbs (an OR with all ones drops the
+ * first), that carry joins z[3h]'s before the tail, and the tail's two
+ * halves run as two chains side by side. With \complement 0, w is
+ * w xor mask (mask 0 or all ones, the mask in SSE2 since XOR would clear
+ * the chains) with carry in mask & 1, and the sign mask enters at z[3h];
+ * with \complement 1, ~w with carry in 1 and sign all ones (a square's
+ * middle term, whose sign is known). Nothing branches on or addresses by
+ * limb values; the carry bytes and the AND are cleared before return.
+ * rdi z, rsi w, rdx h, rcx mask. Registers: rdx 8h, rdi z + i, r9
+ * z + 3h + i, rsi w + i, T in rax, rbx, rbp, r10-r14; r15 and r8 carry
+ * the limbs. Stack in the loop: the sign at 0(rsp), carry bytes at
+ * 8..12(rsp) (T, low CF, low OF, high CF, high OF), the AND at 16(rsp),
+ * the first block's all ones at 24(rsp). */
+.macro FOLD_T_LIMB limb, t
+	mov	8*\limb(%rdi, %rdx), \t
+	adcx	8*\limb(%rdi, %rdx, 2), \t
+.endm
+
+/* The eight limbs of a half: \high 0 sets z[h+i] = A0[i] + T +- w[i],
+ * \high 1 sets z[2h+i] = C1[i] + T +- w[h+i] and leaves it in T's
+ * register. */
+.macro FOLD_HALF complement, high
+	FOLD_HALF_LIMB \complement, \high, 0, %rax
+	FOLD_HALF_LIMB \complement, \high, 1, %rbx
+	FOLD_HALF_LIMB \complement, \high, 2, %rbp
+	FOLD_HALF_LIMB \complement, \high, 3, %r10
+	FOLD_HALF_LIMB \complement, \high, 4, %r11
+	FOLD_HALF_LIMB \complement, \high, 5, %r12
+	FOLD_HALF_LIMB \complement, \high, 6, %r13
+	FOLD_HALF_LIMB \complement, \high, 7, %r14
+.endm
+
+.macro FOLD_HALF_LIMB complement, high, limb, t
+	FOLD_W_LIMB \complement, \high, \limb
+	.if \high
+	adcx	8*\limb(%r9), \t
+	adox	%r8, \t
+	mov	\t, 8*\limb(%rdi,%rdx,2)
+	.else
+	mov	8*\limb(%rdi), %r15
+	adcx	\t, %r15
+	adox	%r8, %r15
+	mov	%r15, 8*\limb(%rdi,%rdx)
+	.endif
+.endm
+
+/* r8 = w[limb] of the low or high half, complemented or xored with the
+ * mask. */
+.macro FOLD_W_LIMB complement, high, limb
+	.if \complement
+	.if \high
+	mov	8*\limb(%rsi,%rdx), %r8
+	.else
+	mov	8*\limb(%rsi), %r8
+	.endif
+	not	%r8
+	.else
+	.if \high
+	movq	8*\limb(%rsi,%rdx), %xmm0
+	.else
+	movq	8*\limb(%rsi), %xmm0
+	.endif
+	pxor	%xmm1, %xmm0
+	movq	%xmm0, %r8
+	.endif
+.endm
+
+/* CF = carry byte \cf, OF = carry byte \of. */
+.macro FOLD_RESTORE cf, of
+	movzbl	\cf(%rsp), %r15d
+	neg	%r15			/* CF = the byte, OF = 0 */
+	mov	$-1, %r15
+	movzbl	\of(%rsp), %r8d
+	adox	%r8, %r15		/* OF = the byte */
+.endm
+
+.macro FOLD name, complement
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	sub	$24, %rsp
+	movq	$0, 0(%rsp)		/* the carry bytes */
+	movq	$-1, 8(%rsp)		/* the high half's AND, limbs 1.. */
+	movq	$-1, 16(%rsp)		/* all ones in the first block only */
+	.if \complement
+	movb	$1, 2(%rsp)		/* the low half's w chain: ~w + 1 */
+	mov	$-1, %rcx
+	.else
+	mov	%rcx, %r8
+	and	$1, %r8d
+	mov	%r8b, 2(%rsp)		/* the low half's w chain: carry in mask & 1 */
+	movq	%rcx, %xmm1		/* the mask in both halves */
+	punpcklqdq %xmm1, %xmm1
+	.endif
+	push	%rcx			/* the sign, for z[3h] */
+	shl	$3, %rdx
+	lea	(%rdi, %rdx, 2), %r9
+	add	%rdx, %r9		/* z + 3h */
+	mov	%rdx, %rcx
+	shr	$6, %rcx		/* blocks */
+\name\()_block:
+	movzbl	8(%rsp), %r15d
+	neg	%r15			/* CF = T's carry */
+	FOLD_T_LIMB 0, %rax
+	FOLD_T_LIMB 1, %rbx
+	FOLD_T_LIMB 2, %rbp
+	FOLD_T_LIMB 3, %r10
+	FOLD_T_LIMB 4, %r11
+	FOLD_T_LIMB 5, %r12
+	FOLD_T_LIMB 6, %r13
+	FOLD_T_LIMB 7, %r14
+	setc	8(%rsp)
+	FOLD_RESTORE 9, 10
+	FOLD_HALF \complement, 0
+	setc	9(%rsp)
+	seto	10(%rsp)
+	FOLD_RESTORE 11, 12
+	FOLD_HALF \complement, 1
+	setc	11(%rsp)
+	seto	12(%rsp)
+	/* the AND of the high half's limbs but its first, for the tail */
+	mov	24(%rsp), %r15
+	or	%rax, %r15
+	and	%rbx, %r15
+	and	%rbp, %r15
+	and	%r10, %r15
+	and	%r11, %r15
+	and	%r12, %r15
+	and	%r13, %r15
+	and	%r14, %r15
+	and	%r15, 16(%rsp)
+	movq	$0, 24(%rsp)
+	lea	64(%rdi), %rdi
+	lea	64(%rsi), %rsi
+	lea	64(%r9), %r9
+	dec	%rcx
+	jnz	\name\()_block
+	/* rdi = z + h; the carries into z[2h] and z[3h] */
+	movzbl	8(%rsp), %eax
+	movzbl	9(%rsp), %ebx
+	movzbl	10(%rsp), %r8d
+	add	%rax, %rbx
+	add	%r8, %rbx		/* into z[2h]: T's, the low half's two */
+	pop	%r10			/* the sign: 0 or all ones */
+	movzbl	3(%rsp), %r8d
+	add	%r8, %rax
+	movzbl	4(%rsp), %r8d
+	add	%r8, %rax
+	add	%r10, %rax		/* into z[3h]: T's, the high half's two, the sign */
+	/* z[2h..3h) + rbx carries out exactly when z[2h] + rbx does and
+	 * every limb above it is all ones: that carry joins z[3h]'s now, so
+	 * the two halves of the tail run as two chains side by side */
+	add	%rdx, %rdi		/* z + 2h */
+	mov	(%rdi), %r15
+	xor	%r8d, %r8d
+	add	%rbx, %r15
+	setc	%r8b
+	xor	%ecx, %ecx
+	cmpq	$-1, 8(%rsp)
+	sete	%cl
+	and	%rcx, %r8
+	add	%r8, %rax
+	mov	%rax, %r11
+	sar	$63, %r11		/* its sign, for the limbs above z[3h] */
+	movq	$0, 0(%rsp)		/* the carry bytes and the AND */
+	movq	$0, 8(%rsp)
+	mov	%rdx, %rcx
+	shr	$6, %rcx
+	xor	%r8d, %r8d		/* clears CF and OF */
+\name\()_tail:
+	.irp limb, 0, 1, 2, 3, 4, 5, 6, 7
+	mov	8*\limb(%rdi), %r15
+	mov	8*\limb(%rdi, %rdx), %r9
+	adcx	%rbx, %r15
+	adox	%rax, %r9
+	mov	%r15, 8*\limb(%rdi)
+	mov	%r9, 8*\limb(%rdi, %rdx)
+	.if \limb == 0
+	mov	%r8, %rbx		/* MOV keeps the flags */
+	mov	%r11, %rax
+	.endif
+	.endr
+	lea	64(%rdi), %rdi
+	lea	-1(%rcx), %rcx
+	jrcxz	\name\()_end
+	jmp	\name\()_tail
+\name\()_end:
+	add	$24, %rsp
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	ret
+.endm
+
+FUNCTION crisp_bn_karatsuba_fold_x86_64_adx
+	FOLD .Lfold, 0
+END_FUNCTION crisp_bn_karatsuba_fold_x86_64_adx
+
+FUNCTION crisp_bn_karatsuba_fold_square_x86_64_adx
+	FOLD .Lfold_square, 1
+END_FUNCTION crisp_bn_karatsuba_fold_square_x86_64_adx
 
 /* ---- Karatsuba's absolute differences ------------------------------------ */
 

@@ -75,6 +75,13 @@ crisp_limb crisp_bn_add3_x86_64_adx(crisp_limb *z, const crisp_limb *x, const cr
  * x + y - w (mod 2^64n), the middle term of a Karatsuba square. */
 crisp_limb crisp_bn_add2_not_x86_64_adx(crisp_limb *z, const crisp_limb *x, const crisp_limb *y,
                                         const crisp_limb *w, size_t n, crisp_limb carry);
+/* Karatsuba's combination in place for equal halves of h limbs, h a
+ * positive multiple of 8: z[0..4h) holds z0 = x0 y0 below z2 = x1 y1 and
+ * becomes z + 2^64h (z0 + z2 + w) for mask 0, z + 2^64h (z0 + z2 - w)
+ * for mask all ones, w[0..2h); the square form always subtracts. The
+ * result must fit in 4h limbs (it is x y). */
+void crisp_bn_karatsuba_fold_x86_64_adx(crisp_limb *z, const crisp_limb *w, size_t h, crisp_limb mask);
+void crisp_bn_karatsuba_fold_square_x86_64_adx(crisp_limb *z, const crisp_limb *w, size_t h);
 
 /* ---- bn_mont_fused_adx.S (BMI2 + ADX) ---- */
 
