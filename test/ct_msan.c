@@ -129,9 +129,11 @@ static void test_poly1305(void) {
 }
 
 /* ChaCha20 and the AEADs with key and plaintext secret, every ChaCha20
- * implementation (the AEAD's Poly1305 is the dispatched one). open, apart
- * and in place, on every length: it branches once on the verdict, which the
- * caller learns anyway, in release_verified (test/ct_msan_ignore.txt). */
+ * implementation (the AEAD's Poly1305 is the dispatched one). The opens
+ * (one-shot, XChaCha one-shot, streamed with open_final's tag comparison),
+ * apart and in place, right and wrong tag, on every length: the one-shot
+ * opens branch once on the verdict, which the caller learns anyway, in
+ * release_verified (test/ct_msan_ignore.txt). */
 static void chacha20_case(const char *name, const uint8_t *message, size_t len, const uint8_t key[32]) {
   static uint8_t secret_message[MAX_MESSAGE], want[MAX_MESSAGE], got[MAX_MESSAGE], opened[MAX_MESSAGE];
   static const uint8_t nonce[24] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
@@ -177,24 +179,54 @@ static void chacha20_case(const char *name, const uint8_t *message, size_t len, 
   if (memcmp(got, want, len) != 0 || memcmp(tag, want_tag, 16) != 0)
     ct_fail("chacha20 %s: stream len=%zu differs from generic", name, len);
   checks++;
-  for (int in_place = 0; in_place < 2; in_place++) {
-    for (int bad = 0; bad < 2; bad++) {
-      memcpy(secret_key, key, 32);
-      ct_secret(secret_key, 32);
-      if (in_place) memcpy(opened, want, len);
-      if (!in_place) memset(opened, 0xa5, len);
-      want_tag[len % 16] ^= (uint8_t)bad;
-      int status = crisp_chacha20_poly1305_open(opened, in_place ? opened : want, len, want_tag, ad,
-                                                sizeof ad, nonce, secret_key);
-      want_tag[len % 16] ^= (uint8_t)bad;
-      ct_declassify(&status, sizeof status);
-      ct_declassify(opened, len);
-      int wrong = 0;
-      for (size_t i = 0; i < len; i++) wrong |= opened[i] != (!bad ? message[i] : in_place ? want[i] : 0xa5);
-      if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK) || wrong)
-        ct_fail("chacha20_poly1305_open %s %s: len=%zu %s tag gave %d", name, in_place ? "in place" : "apart",
-                len, bad ? "wrong" : "right", status);
-      checks++;
+  /* the opens: one-shot (kind 0), XChaCha one-shot (1), streamed at public
+   * cuts with open_final's tag comparison (2) */
+  static uint8_t xwant[MAX_MESSAGE];
+  uint8_t xwant_tag[16];
+  ct_pin(CRISP_KERNEL_CHACHA20, "generic");
+  crisp_xchacha20_poly1305_seal(xwant, xwant_tag, message, len, ad, sizeof ad, nonce, key);
+  ct_pin(CRISP_KERNEL_CHACHA20, name);
+  static const char *const kinds[3] = {"chacha20_poly1305_open", "xchacha20_poly1305_open",
+                                       "chacha20_poly1305 streamed open"};
+  for (int kind = 0; kind < 3; kind++) {
+    const uint8_t *sealed = kind == 1 ? xwant : want;
+    uint8_t *sealed_tag = kind == 1 ? xwant_tag : want_tag;
+    for (int in_place = 0; in_place < 2; in_place++) {
+      for (int bad = 0; bad < 2; bad++) {
+        memcpy(secret_key, key, 32);
+        ct_secret(secret_key, 32);
+        if (in_place) memcpy(opened, sealed, len);
+        if (!in_place) memset(opened, 0xa5, len);
+        sealed_tag[len % 16] ^= (uint8_t)bad;
+        const uint8_t *in = in_place ? opened : sealed;
+        int status;
+        if (kind == 0)
+          status =
+              crisp_chacha20_poly1305_open(opened, in, len, sealed_tag, ad, sizeof ad, nonce, secret_key);
+        else if (kind == 1)
+          status =
+              crisp_xchacha20_poly1305_open(opened, in, len, sealed_tag, ad, sizeof ad, nonce, secret_key);
+        else {
+          crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, secret_key, ad, sizeof ad);
+          for (size_t done = 0, piece = 1; done < len; done += piece, piece = piece * 3 + 7) {
+            if (piece > len - done) piece = len - done;
+            crisp_chacha20_poly1305_stream_update(&ctx, opened + done, in + done, piece);
+          }
+          status = crisp_chacha20_poly1305_stream_open_final(&ctx, sealed_tag);
+        }
+        sealed_tag[len % 16] ^= (uint8_t)bad;
+        ct_declassify(&status, sizeof status);
+        ct_declassify(opened, len);
+        /* a one-shot open of a forgery leaves the output as it was; the
+         * streamed open has handed out the plaintext before its tag */
+        int wrong = 0;
+        for (size_t i = 0; i < len; i++)
+          wrong |= opened[i] != (!bad || kind == 2 ? message[i] : in_place ? sealed[i] : 0xa5);
+        if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK) || wrong)
+          ct_fail("%s %s %s: len=%zu %s tag gave %d", kinds[kind], name, in_place ? "in place" : "apart", len,
+                  bad ? "wrong" : "right", status);
+        checks++;
+      }
     }
   }
   ct_declassify(secret_message, len);

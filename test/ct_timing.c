@@ -157,6 +157,28 @@ static void run_open_in_place(void) {
   crisp_chacha20_poly1305_open(opened, opened, work.len, open_tag, NULL, 0, chacha20_nonce, work.key);
 }
 
+/* ChaCha20-Poly1305 streamed open, open_final alone: a context opened over
+ * the message under the key (untimed), copied back before each call (the
+ * same public copy for both classes), ended on a forged tag that differs
+ * from the right one in its last byte (class 0) or its first (class 1).
+ * Both are forgeries, so the verdict is the same; the right tag is the
+ * secret, and a comparison that stops at the first byte that differs takes
+ * fifteen more steps on class 0. */
+static crisp_chacha20_poly1305_ctx final_prepared, final_ctx;
+static uint8_t final_tag[16];
+static void prepare_open_final(int cls) {
+  prepare_key(0);
+  crisp_chacha20_poly1305_seal(open_sealed, final_tag, work.message, work.len, NULL, 0, chacha20_nonce,
+                               work.key);
+  final_tag[cls ? 0 : 15] ^= 1;
+  crisp_chacha20_poly1305_stream_init(&final_prepared, CRISP_AEAD_OPEN, chacha20_nonce, work.key, NULL, 0);
+  crisp_chacha20_poly1305_stream_update(&final_prepared, opened, open_sealed, work.len);
+}
+static void run_open_final(void) {
+  memcpy(&final_ctx, &final_prepared, sizeof final_ctx);
+  crisp_chacha20_poly1305_stream_open_final(&final_ctx, final_tag);
+}
+
 static void prepare_operands(int cls) {
   random_below_modulus(work.random_a);
   random_below_modulus(work.random_b);
@@ -497,6 +519,13 @@ int main(void) {
                                run_open,   20000};
         report(&forged, scale);
       }
+    }
+    work.len = 64;
+    for (size_t i = 0; i < count; i++) {
+      ct_pin(CRISP_KERNEL_CHACHA20, names[i]);
+      const target final = {"chacha20",     names[i], "open_final last/first", work.len, prepare_open_final,
+                            run_open_final, 20000};
+      report(&final, scale);
     }
     ct_pin(CRISP_KERNEL_CHACHA20, NULL);
   }

@@ -724,6 +724,72 @@ static void test_crt_errors(void **state) {
   assert_int_equal(r[2], untouched[2]);
 }
 
+/* The range checks and "r untouched" at every size class the
+ * implementations take (test_crt_errors has half = 1 only), on every
+ * bn_mod_exp2 implementation, with e and without: p = m, q = m - 2 and
+ * qinv = (m - 1) / 2 (test_crt_partner), dp = dq = e = 1, so that r = c
+ * and the exponentiations cost nothing under valgrind. c = n, c = 2^(128
+ * half) - 1, qinv = p and qinv = p + 1 give CRISP_E_RANGE with r as it
+ * was; c = n - 1 gives CRISP_OK with r = c. At reduced scale (the
+ * valgrind stage, where a 64-limb half costs seconds) the halves up to 32
+ * only, each with and without e taking one of the five cases in turn. */
+enum { RANGE_MAX_HALF = 64 };
+static void test_crt_range_sizes(void **state) {
+  (void)state;
+  static const size_t halves[] = {2, 16, 24, 32, 48, 64};
+  static crisp_limb p[RANGE_MAX_HALF], q[RANGE_MAX_HALF], qinv[RANGE_MAX_HALF], p_plus_one[RANGE_MAX_HALF],
+      one[RANGE_MAX_HALF], n[2 * RANGE_MAX_HALF], n_minus_one[2 * RANGE_MAX_HALF],
+      all_ones[2 * RANGE_MAX_HALF], r[2 * RANGE_MAX_HALF], untouched[2 * RANGE_MAX_HALF];
+  const int every_case = test_scale() >= 1;
+  size_t checked = 0;
+  for (size_t k = 0; k < sizeof halves / sizeof halves[0]; k++) {
+    const size_t h = halves[k], nn = 2 * h;
+    if (!every_case && h > 32) break;
+    test_fill_random(p, h * sizeof *p);
+    p[0] |= 1;
+    p[h - 1] |= (crisp_limb)1 << 63;
+    test_crt_partner(q, qinv, p, h);
+    memset(one, 0, sizeof one);
+    one[0] = 1;
+    crisp_limb carry = 1; /* p + 1, which fits: p is odd */
+    for (size_t i = 0; i < h; i++) p_plus_one[i] = p[i] + carry, carry = p_plus_one[i] < carry;
+    assert_int_equal(crisp_bn_mul(n, p, h, q, h), CRISP_OK);
+    memcpy(n_minus_one, n, nn * sizeof *n);
+    n_minus_one[0] -= 1; /* n is odd */
+    memset(all_ones, 0xff, nn * sizeof *all_ones);
+    const struct {
+      const crisp_limb *c, *qinv;
+      int status;
+      const char *what;
+    } cases[] = {{n, qinv, CRISP_E_RANGE, "c = n"},
+                 {all_ones, qinv, CRISP_E_RANGE, "c = 2^(128 half) - 1"},
+                 {n_minus_one, p, CRISP_E_RANGE, "qinv = p"},
+                 {n_minus_one, p_plus_one, CRISP_E_RANGE, "qinv = p + 1"},
+                 {n_minus_one, qinv, CRISP_OK, "c = n - 1"}};
+    const char *name;
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+      for (int with_e = 1; with_e >= 0; with_e--) {
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+          if (!every_case && (i + 2 * k + (size_t)with_e) % (sizeof cases / sizeof cases[0])) continue;
+          test_fill_random(untouched, sizeof untouched);
+          memcpy(r, untouched, sizeof r);
+          const int status = crisp_bn_mod_exp_crt(r, cases[i].c, p, q, one, one, cases[i].qinv, h,
+                                                  with_e ? one : NULL, with_e ? 1 : 0);
+          if (status != cases[i].status)
+            fail_msg("crt %s: %s, half=%zu, %s e: status %d, not %d", name, cases[i].what, h,
+                     with_e ? "with" : "without", status, cases[i].status);
+          const crisp_limb *want = status == CRISP_OK ? cases[i].c : untouched;
+          if (memcmp(r, want, nn * sizeof *r) || memcmp(r + nn, untouched + nn, sizeof r - nn * sizeof *r))
+            fail_msg("crt %s: %s, half=%zu, %s e: r %s", name, cases[i].what, h, with_e ? "with" : "without",
+                     status == CRISP_OK ? "is not c" : "written on a refusal");
+          checked++;
+        }
+      }
+    }
+  }
+  printf("# %zu range cases checked\n", checked);
+}
+
 int main(void) {
   test_seed(0);
   const struct CMUnitTest tests[] = {
@@ -735,6 +801,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_r2_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_small, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_errors, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_crt_range_sizes, test_teardown_unpin),
       cmocka_unit_test_teardown(test_crt_shared_factor, test_teardown_unpin),
 #ifdef CRISP_TEST_OPENSSL
       cmocka_unit_test_teardown(test_crt_openssl, test_teardown_unpin),

@@ -3,10 +3,12 @@
  * undefined for valgrind memcheck, which then reports any branch or memory
  * address computed from them (meson runs this binary under
  * `valgrind --error-exitcode=1`). Outputs are marked defined again before
- * they are compared with the generic implementation's. open, apart and in
- * place, is checked on every length: it branches once on the verdict, which
- * is public (the caller learns it from the return value), at the one site
- * test/chacha20_ct.supp names.
+ * they are compared with the generic implementation's. The opens (one-shot
+ * ChaCha20-Poly1305 and XChaCha20-Poly1305, and the streamed open with its
+ * tag comparison in open_final), apart and in place, genuine and forged,
+ * are checked on every length: the one-shot opens branch once on the
+ * verdict, which is public (the caller learns it from the return value), at
+ * the one site test/chacha20_ct.supp names.
  * AVX-512 implementations are skipped under valgrind, which cannot execute
  * them (the ct-msan stage covers them). */
 #include <valgrind/memcheck.h>
@@ -95,13 +97,37 @@ static void test_seal_ct(void **state) {
   }
 }
 
+/* The opens: one-shot ChaCha20-Poly1305 and XChaCha20-Poly1305, and the
+ * streamed ChaCha20-Poly1305 open cut at public points. */
+enum { OPEN_ONE_SHOT, OPEN_X_ONE_SHOT, OPEN_STREAMED, OPEN_KINDS };
+static const char *const open_names[OPEN_KINDS] = {"open", "xchacha20 open", "streamed open"};
+
+/* The streamed open: updates of 1 + (done * 7 + 5) % 100 bytes (public
+ * cuts), then open_final's tag comparison. */
+static int open_streamed(uint8_t *out, const uint8_t *in, size_t len, const uint8_t tag[16],
+                         const uint8_t key[32]) {
+  crisp_chacha20_poly1305_ctx ctx;
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, sizeof ad),
+                   CRISP_OK);
+  for (size_t done = 0; done < len;) {
+    size_t piece = 1 + (done * 7 + 5) % 100;
+    if (piece > len - done) piece = len - done;
+    const int status = crisp_chacha20_poly1305_stream_update(&ctx, out + done, in + done, piece);
+    VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+    assert_int_equal(status, CRISP_OK);
+    done += piece;
+  }
+  return crisp_chacha20_poly1305_stream_open_final(&ctx, tag);
+}
+
 /* open with a secret key, apart and in place: the tag check runs without
- * a branch on secrets, and the one branch on its verdict is the site
- * test/chacha20_ct.supp names (the verdict is public: it is the return
- * value); only the status and the output are defined after. A forgery
- * leaves the output as it was. */
-static void open_case(const char *name, const uint8_t *message, const uint8_t *sealed, uint8_t tag[16],
-                      size_t len, const uint8_t key[32], int in_place) {
+ * a branch on secrets, and the one branch on its verdict in the one-shot
+ * opens is the site test/chacha20_ct.supp names (the verdict is public: it
+ * is the return value); only the status and the output are defined after.
+ * A one-shot open of a forgery leaves the output as it was; the streamed
+ * open has handed out the plaintext before its tag is compared. */
+static void open_case(int kind, const char *name, const uint8_t *message, const uint8_t *sealed,
+                      uint8_t tag[16], size_t len, const uint8_t key[32], int in_place) {
   static uint8_t opened[MAX_MESSAGE];
   uint8_t secret_key[32];
   for (int bad = 0; bad < 2; bad++) {
@@ -110,17 +136,22 @@ static void open_case(const char *name, const uint8_t *message, const uint8_t *s
     if (in_place) memcpy(opened, sealed, len);
     if (!in_place) memset(opened, 0xa5, len);
     tag[5] ^= (uint8_t)bad;
-    int status = crisp_chacha20_poly1305_open(opened, in_place ? opened : sealed, len, tag, ad, sizeof ad,
-                                              nonce, secret_key);
+    const uint8_t *in = in_place ? opened : sealed;
+    int status = kind == OPEN_ONE_SHOT
+                     ? crisp_chacha20_poly1305_open(opened, in, len, tag, ad, sizeof ad, nonce, secret_key)
+                 : kind == OPEN_X_ONE_SHOT
+                     ? crisp_xchacha20_poly1305_open(opened, in, len, tag, ad, sizeof ad, nonce, secret_key)
+                     : open_streamed(opened, in, len, tag, secret_key);
     tag[5] ^= (uint8_t)bad;
     VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
     VALGRIND_MAKE_MEM_DEFINED(opened, len);
     const char *how = in_place ? "in place" : "apart";
     if (status != (bad ? CRISP_E_MISMATCH : CRISP_OK))
-      fail_msg("open %s %s: len=%zu gave %d", name, how, len, status);
+      fail_msg("%s %s %s: len=%zu gave %d", open_names[kind], name, how, len, status);
     for (size_t i = 0; i < len; i++) {
-      const uint8_t want = !bad ? message[i] : in_place ? sealed[i] : 0xa5;
-      if (opened[i] != want) fail_msg("open %s %s: len=%zu byte %zu wrong", name, how, len, i);
+      const uint8_t want = !bad || kind == OPEN_STREAMED ? message[i] : in_place ? sealed[i] : 0xa5;
+      if (opened[i] != want)
+        fail_msg("%s %s %s: len=%zu byte %zu wrong", open_names[kind], name, how, len, i);
     }
   }
 }
@@ -130,17 +161,23 @@ static void test_open_ct(void **state) {
   static uint8_t message[MAX_MESSAGE], sealed[MAX_MESSAGE];
   for (size_t c = 0; c < sizeof lengths / sizeof lengths[0]; c++) {
     const size_t len = lengths[c];
-    uint8_t key[32], tag[16];
-    test_fill_random(key, sizeof key);
-    test_fill_random(message, len);
-    test_pin(CRISP_KERNEL_CHACHA20, "generic");
-    assert_int_equal(crisp_chacha20_poly1305_seal(sealed, tag, message, len, ad, sizeof ad, nonce, key),
-                     CRISP_OK);
-    const char *name;
-    FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
-      if (skipped_under_valgrind(name)) continue;
-      open_case(name, message, sealed, tag, len, key, 0);
-      open_case(name, message, sealed, tag, len, key, 1);
+    for (int kind = 0; kind < OPEN_KINDS; kind++) {
+      uint8_t key[32], tag[16];
+      test_fill_random(key, sizeof key);
+      test_fill_random(message, len);
+      test_pin(CRISP_KERNEL_CHACHA20, "generic");
+      if (kind == OPEN_X_ONE_SHOT)
+        assert_int_equal(crisp_xchacha20_poly1305_seal(sealed, tag, message, len, ad, sizeof ad, nonce, key),
+                         CRISP_OK);
+      else
+        assert_int_equal(crisp_chacha20_poly1305_seal(sealed, tag, message, len, ad, sizeof ad, nonce, key),
+                         CRISP_OK);
+      const char *name;
+      FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, name) {
+        if (skipped_under_valgrind(name)) continue;
+        open_case(kind, name, message, sealed, tag, len, key, 0);
+        open_case(kind, name, message, sealed, tag, len, key, 1);
+      }
     }
   }
 }

@@ -59,11 +59,12 @@ static int pointers(uint64_t a, uint64_t b) {
 }
 
 /* The secrets of a run, as little-endian pieces (a and b; a Poly1305 key
- * and its clamped r), kept for the run behind the first snapshot so that a
- * word left behind can be named: a copy of a secret word, a radix 2^52
- * digit (the IFMA kernels' form), a radix 2^26 digit or five times one
- * (Poly1305's limbs), or a value computed from them. */
-enum { SECRET_BYTES = 2 * 64 * 8, PIECES = 3 };
+ * and its clamped r; the CRT's dp and dq), kept for the run behind the
+ * first snapshot so that a word left behind can be named: a copy of a
+ * secret word, a radix 2^52 digit (the IFMA kernels' form), a radix 2^26
+ * digit or five times one (Poly1305's limbs), or a value computed from
+ * them. */
+enum { SECRET_BYTES = 2 * 64 * 8, PIECES = 5 };
 typedef struct secrets {
   uint8_t bytes[PIECES][SECRET_BYTES];
   size_t len[PIECES];
@@ -192,6 +193,7 @@ static void random_below(crisp_limb *x, const crisp_limb *m, size_t n) {
  * frames), a message, a nonce, associated data. */
 static void public_inputs(size_t size) {
   const size_t n = size < PRODUCT_MAX_LIMBS ? size : PRODUCT_MAX_LIMBS;
+  memset(&planted, 0, sizeof planted); /* pieces a case does not plant name nothing */
   random_modulus(bn_m, n);
   bn_minv = crisp_bn_mont_inv(bn_m[0]);
   test_fill_random(message, sizeof message);
@@ -256,20 +258,28 @@ static void call_mod_exp2(size_t n) {
   status_is(crisp_bn_mod_exp2(bn_r, bn_r1, bn_a, bn_b, bn_b, bn_a, n, bn_m, bn_m, n), CRISP_OK);
 }
 /* p = m, q = m - 2 with qinv = (m - 1) / 2 (test_crt_partner: coprime,
- * qinv the inverse), dp = dq = e = 1, so the fault check passes (r = c):
- * c, qinv and the primes are the secrets. */
-static const crisp_limb crt_one[MAX_LIMBS] = {1};
-static crisp_limb crt_q[MAX_LIMBS], crt_qinv[MAX_LIMBS];
+ * qinv the inverse), random dp and dq of half limbs and e = 65537: the
+ * fault check fails (r^e is not c), so every call gives CRISP_E_MISMATCH
+ * after the whole computation, which takes no branch on the verdict. c,
+ * qinv, the primes and the exponents are the secrets: each differs from
+ * run to run, so a word derived from any one of them alone shows. The
+ * implementation's mod_exp2 runs exponentiations and check together where
+ * it can (half > 1). */
+static const crisp_limb crt_e[1] = {65537};
+static crisp_limb crt_q[MAX_LIMBS], crt_qinv[MAX_LIMBS], crt_dp[MAX_LIMBS], crt_dq[MAX_LIMBS];
 static void crt_key(size_t n) {
   bn_operands_and_modulus(n);
   test_crt_partner(crt_q, crt_qinv, bn_m, n);
+  test_fill_random(crt_dp, n * sizeof *crt_dp);
+  test_fill_random(crt_dq, n * sizeof *crt_dq);
   plant(1, crt_qinv, n * sizeof *crt_qinv);
+  plant(3, crt_dp, n * sizeof *crt_dp), plant(4, crt_dq, n * sizeof *crt_dq);
 }
 static void call_mod_exp_crt(size_t n) {
   memcpy(bn_c, bn_a, n * sizeof *bn_c);
   memset(bn_c + n, 0, n * sizeof *bn_c);
-  status_is(crisp_bn_mod_exp_crt(bn_r, bn_c, bn_m, crt_q, crt_one, crt_one, crt_qinv, n, crt_one, 1),
-            CRISP_OK);
+  status_is(crisp_bn_mod_exp_crt(bn_r, bn_c, bn_m, crt_q, crt_dp, crt_dq, crt_qinv, n, crt_e, 1),
+            CRISP_E_MISMATCH);
 }
 
 /* The key and its clamped r (RFC 8439 2.5). */
@@ -383,10 +393,12 @@ static void call_stream(size_t len) {
  * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
  * squares (48 up), two levels of it (64), and for the plain products 65,
  * whose 32-limb lower half recurses in a square where its 33-limb upper
- * half does not. The exponentiations take no new path past 32 limbs. */
+ * half does not. The exponentiations at those sizes and 48 and 64 limbs,
+ * where the IFMA exponentiation leaves its two-lane binary ladder for a
+ * fixed-window one. */
 static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
 static const size_t montgomery_sizes[] = {3, 8, 16, 24, 32, 48, 64};
-static const size_t exponent_sizes[] = {3, 8, 16, 24, 32};
+static const size_t exponent_sizes[] = {3, 8, 16, 24, 32, 48, 64};
 /* 2^k - 1 bytes, and each side of the vector kernels' default crossovers
  * (8, 24, 48 and 72 blocks), where the scrub's depth changes. */
 static const size_t poly1305_lengths[] = {15,  31,  63,  127,  128,  255,  383, 384,
