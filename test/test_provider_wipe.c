@@ -247,18 +247,23 @@ static void *hook_realloc(void *pointer, size_t size, const char *file, int line
   return moved;
 }
 
-/* The positive control: how many of the provider's live blocks hold the
- * secret now; fewer than `expected` fails (the secret never reached the
- * provider, or the scan cannot see it, and its absence at free would
- * prove nothing). */
-static void expect_held(const secret *s, int expected) {
-  if (!s) return;
+/* How many of the provider's live blocks hold the secret now. */
+static int live_blocks_holding(const secret *s) {
   int found = 0;
   for (const block *b = live.next; b != &live; b = b->next) {
     unsigned char *data = readable_copy((const block_header *)b + 1, b->size);
     if (data) found += holds(data, b->size, s);
     free(data);
   }
+  return found;
+}
+
+/* The positive control: fewer live blocks than `expected` holding the
+ * secret fails (the secret never reached the provider, or the scan cannot
+ * see it, and its absence at free would prove nothing). */
+static void expect_held(const secret *s, int expected) {
+  if (!s) return;
+  const int found = live_blocks_holding(s);
   if (found < expected) {
     printf("FAIL %s: the %s is in %d live provider blocks before free, expected %d\n", current->name, s->name,
            found, expected);
@@ -270,12 +275,7 @@ static void expect_held(const secret *s, int expected) {
  * wiped while its context lives on (expect_held shows the scan sees it). */
 static void expect_not_held(const secret *s, const char *when) {
   if (!s) return;
-  int found = 0;
-  for (const block *b = live.next; b != &live; b = b->next) {
-    unsigned char *data = readable_copy((const block_header *)b + 1, b->size);
-    if (data) found += holds(data, b->size, s);
-    free(data);
-  }
+  const int found = live_blocks_holding(s);
   if (found) {
     printf("FAIL %s: the %s is still in %d live provider blocks %s\n", current->name, s->name, found, when);
     failures++;
