@@ -43,6 +43,13 @@ static const uint8_t nonce[24] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12
                                   13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
 static const uint8_t ad[13] = {0xad};
 
+/* The streams' updates: 1 + (done * 7 + 5) % 100 bytes after done bytes,
+ * cut to the message's end; the cuts depend on lengths alone (public). */
+static size_t next_piece(size_t done, size_t len) {
+  const size_t piece = 1 + (done * 7 + 5) % 100;
+  return piece < len - done ? piece : len - done;
+}
+
 /* Every entry point on one (key, message); key and message are secret when
  * running under valgrind. */
 static void run_all(outputs *o, const uint8_t *key, const uint8_t *message, size_t len) {
@@ -54,12 +61,10 @@ static void run_all(outputs *o, const uint8_t *key, const uint8_t *message, size
   crisp_chacha20_poly1305_ctx ctx;
   assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce, key, ad, sizeof ad),
                    CRISP_OK);
-  for (size_t done = 0; done < len;) {
-    size_t piece = 1 + (done * 7 + 5) % 100;
-    if (piece > len - done) piece = len - done;
+  for (size_t done = 0, piece; done < len; done += piece) {
+    piece = next_piece(done, len);
     assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, o->streamed + done, message + done, piece),
                      CRISP_OK);
-    done += piece;
   }
   assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&ctx, o->stag), CRISP_OK);
 }
@@ -102,20 +107,18 @@ static void test_seal_ct(void **state) {
 enum { OPEN_ONE_SHOT, OPEN_X_ONE_SHOT, OPEN_STREAMED, OPEN_KINDS };
 static const char *const open_names[OPEN_KINDS] = {"open", "xchacha20 open", "streamed open"};
 
-/* The streamed open: updates of 1 + (done * 7 + 5) % 100 bytes (public
- * cuts), then open_final's tag comparison. */
+/* The streamed open: updates as next_piece cuts them, then open_final's
+ * tag comparison. */
 static int open_streamed(uint8_t *out, const uint8_t *in, size_t len, const uint8_t tag[16],
                          const uint8_t key[32]) {
   crisp_chacha20_poly1305_ctx ctx;
   assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce, key, ad, sizeof ad),
                    CRISP_OK);
-  for (size_t done = 0; done < len;) {
-    size_t piece = 1 + (done * 7 + 5) % 100;
-    if (piece > len - done) piece = len - done;
+  for (size_t done = 0, piece; done < len; done += piece) {
+    piece = next_piece(done, len);
     const int status = crisp_chacha20_poly1305_stream_update(&ctx, out + done, in + done, piece);
     VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
     assert_int_equal(status, CRISP_OK);
-    done += piece;
   }
   return crisp_chacha20_poly1305_stream_open_final(&ctx, tag);
 }
