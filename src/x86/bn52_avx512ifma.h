@@ -12,7 +12,7 @@
  * the count; clang is asked for a full unroll, since its reading of
  * "GCC unroll n" unrolls by n while the count is still unknown and keeps
  * those arrays in memory. Under AddressSanitizer (the fuzz build) clang
- * keeps its own reading: the full unrolls, instrumented, take minutes to
+ * keeps its own reading: instrumented, the full unrolls are slow to
  * compile, for speed no sanitized build is run for. */
 #define CRISP_BN52_PRAGMA(text) _Pragma(#text)
 #if defined(__has_feature)
