@@ -310,3 +310,75 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
   chacha20_lanes_group_and_key(key_block, out, in, len, state, 1);
 }
 #endif
+
+#ifdef CHACHA20_OPEN_MAC
+/* The AEAD's short open in one pass. The Poly1305 key block at state[12]
+ * runs on the general-purpose registers, two of its double rounds beside
+ * each of the group's first five, so its key is ready halfway; Poly1305
+ * then reads the MAC input (the ciphertext is there before its keystream)
+ * beside the group's last five, a fifth of the blocks each; last, len
+ * bytes of in XORed with the group, the blocks after the key block. The
+ * vector rounds wait on their latency, and both scalar chains fit in it.
+ * The including file defines CHACHA20_MAC_STEP(h, block, r0, r1, r1_fold),
+ * one block of radix 2^64 Poly1305 with the 2^128 bit set. */
+#define CHACHA20_VECTOR_ROUNDS_AND_KEY(with_key)            \
+  do {                                                      \
+    CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);  \
+    CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);  \
+    CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14); \
+    CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15); \
+    CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15); \
+    CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12); \
+    CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);  \
+    CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
+  } while (0)
+
+static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_t tag[16], uint8_t *out,
+                                                                          const uint8_t *in, size_t len,
+                                                                          const uint32_t state[16],
+                                                                          const uint8_t *mac_input,
+                                                                          size_t mac_blocks) {
+  const VECTOR counter = V_ADD(V_SET1(state[12] + 1), V_LANE_INDEX);
+  VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
+  VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
+  VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
+  VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
+  CHACHA20_KEY_START(k, state[12]);
+  for (int i = 0; i < 5; i++) {
+    CHACHA20_VECTOR_ROUNDS_AND_KEY(1);
+    CHACHA20_KEY_QUARTER_ROUND(1, k0, k4, k8, k12);
+    CHACHA20_KEY_QUARTER_ROUND(1, k1, k5, k9, k13);
+    CHACHA20_KEY_QUARTER_ROUND(1, k2, k6, k10, k14);
+    CHACHA20_KEY_QUARTER_ROUND(1, k3, k7, k11, k15);
+    CHACHA20_KEY_QUARTER_ROUND(1, k0, k5, k10, k15);
+    CHACHA20_KEY_QUARTER_ROUND(1, k1, k6, k11, k12);
+    CHACHA20_KEY_QUARTER_ROUND(1, k2, k7, k8, k13);
+    CHACHA20_KEY_QUARTER_ROUND(1, k3, k4, k9, k14);
+  }
+  uint8_t key[32];
+  const uint32_t key_words[8] = {k0, k1, k2, k3, k4, k5, k6, k7};
+  for (int w = 0; w < 8; w++) crisp_store32_le(key + 4 * w, key_words[w] + state[w]);
+  uint64_t r[2], s[2], h[3] = {0, 0, 0};
+  poly1305_radix64_key(r, s, key);
+  const uint64_t r1_fold = r[1] + (r[1] >> 2);
+  const size_t per_round = (mac_blocks + 4) / 5;
+  for (int i = 0; i < 5; i++) {
+    CHACHA20_VECTOR_ROUNDS_AND_KEY(0);
+    const size_t end = mac_blocks < per_round * (size_t)(i + 1) ? mac_blocks : per_round * (size_t)(i + 1);
+    for (size_t b = per_round * (size_t)i; b < end; b++)
+      CHACHA20_MAC_STEP(h, mac_input + 16 * b, r[0], r[1], r1_fold);
+  }
+  poly1305_radix64_tag(h, s, tag);
+  CHACHA20_FEED_FORWARD(x, counter);
+  chacha20_lanes_store(out, in, x, len);
+}
+#undef CHACHA20_VECTOR_ROUNDS_AND_KEY
+#endif

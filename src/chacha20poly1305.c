@@ -264,8 +264,40 @@ typedef struct short_call {
   uint32_t *state;
 } short_call;
 
+/* The fused open (the ChaCha20 kernel's open_mac) reads the MAC input in
+ * one piece: ad and ct each padded to 16 bytes, then the lengths; up to
+ * FUSED_MAC_MAX bytes of it. It runs where the active Poly1305 would take
+ * its scalar code for the whole input (a short message's head frames, not
+ * the generic code), which is what the kernel runs beside its rounds. */
+#define FUSED_MAC_MAX 512
+
+static size_t padded16(size_t n) {
+  return (n + MAC_BLOCK - 1) / MAC_BLOCK * MAC_BLOCK;
+}
+
+static int fused_open_applies(const crisp_chacha20_impl *chacha, size_t len, size_t ad_len) {
+  return chacha->open_mac && len <= chacha->open_mac_max && len <= FUSED_MAC_MAX && ad_len <= FUSED_MAC_MAX &&
+         padded16(ad_len) + padded16(len) + MAC_BLOCK <= FUSED_MAC_MAX &&
+         crisp_active_poly1305()->info.level != CRISP_LEVEL_GENERIC;
+}
+
+/* The expected tag, and the plaintext into pt_buffer, in one kernel call.
+ * The MAC input copies only public bytes (ad and ct). */
+static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *pt_buffer,
+                                                 uint8_t expected[MAC_BLOCK]) {
+  CRISP_ALIGNED(64) uint8_t mac_input[FUSED_MAC_MAX];
+  const size_t ad_end = padded16(c->ad_len), ct_end = ad_end + padded16(c->len);
+  if (c->ad_len) memcpy(mac_input, c->ad, c->ad_len);
+  memset(mac_input + c->ad_len, 0, ad_end - c->ad_len);
+  if (c->len) memcpy(mac_input + ad_end, c->in, c->len);
+  memset(mac_input + ad_end + c->len, 0, ct_end - ad_end - c->len);
+  crisp_store64_le(mac_input + ct_end, c->ad_len);
+  crisp_store64_le(mac_input + ct_end + 8, c->len);
+  c->chacha->open_mac(expected, pt_buffer, c->in, c->len, c->state, mac_input, ct_end / MAC_BLOCK + 1);
+}
+
 static inline __attribute__((always_inline)) int short_message(const short_call *c, uint8_t *buffer,
-                                                               unsigned char *mac_state) {
+                                                               unsigned char *mac_state, int head) {
   const crisp_chacha20_impl *chacha = c->chacha;
   const size_t len = c->len;
   oneshot_mac mac = {NULL, mac_state};
@@ -275,6 +307,14 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
     mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->out, len, c->tag);
     crisp_wipe(buffer, 64);
     return CRISP_OK;
+  }
+  if (c->open && head && fused_open_applies(chacha, len, c->ad_len)) {
+    uint8_t expected[MAC_BLOCK];
+    open_fused(c, buffer + 64, expected);
+    crisp_wipe(c->state, 16 * sizeof *c->state);
+    const int bad = tags_differ(expected, c->received);
+    crisp_wipe(expected, sizeof expected);
+    return release_verified(bad, c->out, buffer + 64, len, chacha, NULL, NULL);
   }
   if (keyed_pass(chacha, len)) {
     chacha->keyed_stream(buffer, buffer + 64, c->in, len, c->state);
@@ -304,18 +344,18 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
  * (aead_scrub_bytes). */
 #define SMALL_MAX 256
 #define MEDIUM_MAX 1024
-#define SHORT_FRAME(name, message_max, mac_state_size)             \
+#define SHORT_FRAME(name, message_max, mac_state_size, head)       \
   static __attribute__((noinline)) int name(const short_call *c) { \
     CRISP_ALIGNED(64) uint8_t buffer[64 + (message_max)];          \
     CRISP_ALIGNED(64) unsigned char mac_state[mac_state_size];     \
-    return short_message(c, buffer, mac_state);                    \
+    return short_message(c, buffer, mac_state, head);              \
   }
-SHORT_FRAME(short_small_head, SMALL_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
-SHORT_FRAME(short_small, SMALL_MAX, CRISP_POLY1305_STATE_SIZE)
-SHORT_FRAME(short_medium_head, MEDIUM_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
-SHORT_FRAME(short_medium, MEDIUM_MAX, CRISP_POLY1305_STATE_SIZE)
-SHORT_FRAME(short_large_head, KEYED_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
-SHORT_FRAME(short_large, KEYED_MAX, CRISP_POLY1305_STATE_SIZE)
+SHORT_FRAME(short_small_head, SMALL_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
+SHORT_FRAME(short_small, SMALL_MAX, CRISP_POLY1305_STATE_SIZE, 0)
+SHORT_FRAME(short_medium_head, MEDIUM_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
+SHORT_FRAME(short_medium, MEDIUM_MAX, CRISP_POLY1305_STATE_SIZE, 0)
+SHORT_FRAME(short_large_head, KEYED_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
+SHORT_FRAME(short_large, KEYED_MAX, CRISP_POLY1305_STATE_SIZE, 0)
 #undef SHORT_FRAME
 static_assert(SMALL_MAX < MEDIUM_MAX && MEDIUM_MAX < KEYED_MAX, "the frames grow with the message");
 

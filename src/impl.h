@@ -313,7 +313,14 @@ typedef struct crisp_bn_mod_exp2_impl {
  * Where present, the AEAD takes its Poly1305 key block from it, with a
  * short message whole (an open into a stack buffer) or a long seal's first
  * keyed_max bytes (a long open's key block comes alone: it decrypts only
- * after the tag). */
+ * after the tag).
+ * open_mac, optional: a short open in one pass, where the kernel can run
+ * Poly1305 beside its rounds: the keystream block at state[12] keys
+ * Poly1305 (radix 2^64, the x86-64 scalar code) over mac_blocks whole
+ * 16-byte blocks of mac_input, written as the tag; len bytes (at most
+ * open_mac_max) of in XORed with the keystream from the next block on, to
+ * out. The AEAD takes it where the active Poly1305 would run that scalar
+ * code for this input anyway (its head path). */
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
@@ -321,6 +328,9 @@ typedef struct crisp_chacha20_impl {
   void (*keyed_stream)(uint8_t key_block[64], uint8_t *out, const uint8_t *in, size_t len,
                        const uint32_t state[16]);
   size_t keyed_max;
+  void (*open_mac)(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
+                   const uint8_t *mac_input, size_t mac_blocks);
+  size_t open_mac_max;
 } crisp_chacha20_impl;
 
 #include "kernel_list.h"

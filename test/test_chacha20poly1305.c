@@ -475,6 +475,47 @@ static void test_every_impl_pair(void **state) {
   }
 }
 
+/* Short opens, every length up to 640 bytes with ad of 0, 13 or 33 bytes,
+ * for every ChaCha20 implementation with every Poly1305 one: where the
+ * ChaCha20 kernel runs Poly1305 beside its rounds (open_mac), the MAC's
+ * input ends on every 16-byte boundary in and past the most it takes, and
+ * the Poly1305 blocks split over its rounds in every remainder of five.
+ * Each open is checked against the reference seal, then refused with the
+ * tag's last byte changed and with the ciphertext's. */
+static void test_short_opens_every_pair(void **state) {
+  (void)state;
+  enum { MAX = 640 };
+  static uint8_t pt[MAX], ct[MAX], out[MAX + 1];
+  uint8_t key[32], nonce[12], ad[33], tag[16];
+  static const size_t ad_lengths[] = {0, 13, 33};
+  const char *chacha, *poly;
+  for (size_t len = 0; len <= MAX; len++) {
+    const size_t ad_len = ad_lengths[len % 3];
+    test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
+    test_fill_random(pt, len), test_fill_random(ad, ad_len);
+    reference_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
+    FOR_EACH_IMPL(CRISP_KERNEL_CHACHA20, chacha) {
+      FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, poly) {
+        test_pin(CRISP_KERNEL_CHACHA20, chacha), test_pin(CRISP_KERNEL_POLY1305, poly);
+        out[len] = 0x5a;
+        assert_int_equal(crisp_chacha20_poly1305_open(out, ct, len, tag, ad, ad_len, nonce, key), CRISP_OK);
+        assert_bytes_equal(out, pt, len, "open len %zu ad %zu on %s with %s", len, ad_len, chacha, poly);
+        assert_int_equal(out[len], 0x5a);
+        char what[96];
+        snprintf(what, sizeof what, "len %zu ad %zu on %s with %s", len, ad_len, chacha, poly);
+        tag[15] ^= 0x80;
+        check_forgery_refused(out, ct, len, tag, ad, ad_len, nonce, key, what);
+        tag[15] ^= 0x80;
+        if (len) {
+          ct[len - 1] ^= 1;
+          check_forgery_refused(out, ct, len, tag, ad, ad_len, nonce, key, what);
+          ct[len - 1] ^= 1;
+        }
+      }
+    }
+  }
+}
+
 /* ---- counter limit and arguments ---------------------------------------------- */
 
 static void test_counter_limit(void **state) {
@@ -604,6 +645,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_forgery, test_teardown_unpin),
       cmocka_unit_test_teardown(test_forgery_every_path, test_teardown_unpin),
       cmocka_unit_test_teardown(test_every_impl_pair, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_short_opens_every_pair, test_teardown_unpin),
       cmocka_unit_test_teardown(test_counter_limit, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bad_arguments, test_teardown_unpin),
   };

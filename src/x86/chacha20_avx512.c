@@ -11,14 +11,19 @@
  * the last of them, a message of one block by the generic code directly
  * (the AVX2 kernel would hand it there too, one call later).
  * The keyed entry, the AEAD's, takes up to two groups with the Poly1305 key
- * block beside them the same way (chacha20_lanes_keyed). */
+ * block beside them the same way (chacha20_lanes_keyed); the fused open
+ * takes one group, with the key block in the first half of its rounds and
+ * the scalar Poly1305 (x86/poly1305_scalar.h) over the ciphertext in the
+ * second (chacha20_lanes_open_mac). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "generic/generic.h"
+#include "poly1305_radix64.h"
 #include "util.h"
 #include "x86/chacha20_x86.h"
+#include "x86/poly1305_scalar.h"
 
 #define VECTOR __m512i
 #define LANES 16
@@ -33,6 +38,8 @@
 #define V_XOR_STORE xor_store_avx512
 #define CHACHA20_TWO_GROUPS 1
 #define CHACHA20_KEYED 1
+#define CHACHA20_OPEN_MAC 1
+#define CHACHA20_MAC_STEP(h, block, r0, r1, r1_fold) crisp_poly1305_x86_64_step(h, block, 1, r0, r1, r1_fold)
 
 static inline void transpose4(__m512i *a, __m512i *b, __m512i *c, __m512i *d) {
   const __m512i t0 = _mm512_unpacklo_epi32(*a, *b), t1 = _mm512_unpackhi_epi32(*a, *b);
@@ -145,10 +152,21 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
   chacha20_lanes_keyed(key_block, out, in, len, state);
 }
 
+static void crisp_chacha20_open_mac_avx512(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len,
+                                           const uint32_t state[16], const uint8_t *mac_input,
+                                           size_t mac_blocks) {
+  chacha20_lanes_open_mac(tag, out, in, len, state, mac_input, mac_blocks);
+  /* rax and rdx end with halves of Poly1305's products (as in
+   * crisp_poly1305_blocks_x86_64). */
+  __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%edx, %%edx" : : : "rax", "rdx");
+}
+
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
     .info = CRISP_IMPL_INFO(crisp_chacha20_avx512_impl),
     .xor_stream = crisp_chacha20_xor_avx512,
     .group_blocks = LANES,
     .keyed_stream = crisp_chacha20_keyed_xor_avx512,
     .keyed_max = CHACHA20_KEYED_MAX,
+    .open_mac = crisp_chacha20_open_mac_avx512,
+    .open_mac_max = LANES * 64,
 };

@@ -31,68 +31,12 @@ void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]) {
   st->pending_blocks = 0;
 }
 
-/* h = (h + block + top 2^128) * r, partly reduced: h2 ends at most 4; h2
- * must be below 7 on entry, so that h2 (r1 + r1/4) < 2^3 2^61 fits a word.
- * d0 = h0 r0 + h1 r1_fold, d1 = h0 r1 + h1 r0 + h2 r1_fold + d0 / 2^64, and
- * the bits from 2^128 up, d1 / 2^64 + h2 r0, fold back above 2^130 times 5.
- * Inline assembly because gcc 12 spills every __int128 and _addcarry_u64
- * form of this to the stack (about 1.5x slower per block). r0, r1 and
- * r1_fold are register operands: given "rm", clang passes them from stack
- * slots, which would leave the key's r in the frame. */
-static inline void block_step(uint64_t h[3], const uint8_t *block, uint64_t top, uint64_t r0, uint64_t r1,
-                              uint64_t r1_fold) {
-  uint64_t h0 = h[0], h1 = h[1], h2 = h[2], d0_low, d0_high, d1_high;
-  __asm__(
-      "addq 0(%[block]), %[h0]\n\t"
-      "adcq 8(%[block]), %[h1]\n\t"
-      "adcq %[top], %[h2]\n\t"
-      "movq %[h0], %%rax\n\t"
-      "mulq %[r0]\n\t"
-      "movq %%rax, %[d0_low]\n\t"
-      "movq %%rdx, %[d0_high]\n\t"
-      "movq %[h1], %%rax\n\t"
-      "mulq %[r1_fold]\n\t"
-      "addq %%rax, %[d0_low]\n\t"
-      "adcq %%rdx, %[d0_high]\n\t"
-      "movq %[h0], %%rax\n\t"
-      "mulq %[r1]\n\t"
-      "movq %%rax, %[h0]\n\t" /* h0 now holds the low word of d1 */
-      "movq %%rdx, %[d1_high]\n\t"
-      "movq %[h1], %%rax\n\t"
-      "mulq %[r0]\n\t"
-      "addq %%rax, %[h0]\n\t"
-      "adcq %%rdx, %[d1_high]\n\t"
-      "movq %[h2], %[h1]\n\t"
-      "imulq %[r1_fold], %[h1]\n\t"
-      "addq %[h1], %[h0]\n\t"
-      "adcq $0, %[d1_high]\n\t"
-      "addq %[d0_high], %[h0]\n\t"
-      "adcq $0, %[d1_high]\n\t"
-      "imulq %[r0], %[h2]\n\t"
-      "addq %[d1_high], %[h2]\n\t" /* h2: the bits from 2^128 up */
-      "movq %[h2], %[h1]\n\t"
-      "andq $-4, %[h1]\n\t"
-      "movq %[h2], %[d1_high]\n\t"
-      "shrq $2, %[d1_high]\n\t"
-      "addq %[d1_high], %[h1]\n\t" /* h1: 5 (h2 / 4) */
-      "andq $3, %[h2]\n\t"
-      "addq %[h1], %[d0_low]\n\t"
-      "adcq $0, %[h0]\n\t"
-      "adcq $0, %[h2]"
-      : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [d0_low] "=&r"(d0_low), [d0_high] "=&r"(d0_high),
-        [d1_high] "=&r"(d1_high)
-      : [block] "r"(block),
-        "m"(*(const uint8_t(*)[16])block), [top] "rm"(top), [r0] "r"(r0), [r1] "r"(r1), [r1_fold] "r"(r1_fold)
-      : "rax", "rdx", "cc");
-  h[0] = d0_low, h[1] = h0, h[2] = h2;
-}
-
 void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nblocks, unsigned hibit) {
   crisp_poly1305_x86_64_state *st = state;
   const uint64_t r0 = st->r[0], r1 = st->r[1], r1_fold = r1 + (r1 >> 2);
   const uint64_t top = hibit ? 1 : 0;
   uint64_t h[3] = {st->h[0], st->h[1], st->h[2]};
-  for (; nblocks; nblocks--, data += 16) block_step(h, data, top, r0, r1, r1_fold);
+  for (; nblocks; nblocks--, data += 16) crisp_poly1305_x86_64_step(h, data, top, r0, r1, r1_fold);
   st->h[0] = h[0], st->h[1] = h[1], st->h[2] = h[2];
   /* rax and rdx end with halves of products: a caller may next push a dead
    * register to align its stack (clang's push %rax), and so leave one of
@@ -102,7 +46,7 @@ void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nbloc
 
 void crisp_poly1305_mul_x86_64(uint64_t x[3], const uint64_t r[2]) {
   static const uint8_t zero_block[16];
-  block_step(x, zero_block, 0, r[0], r[1], r[1] + (r[1] >> 2));
+  crisp_poly1305_x86_64_step(x, zero_block, 0, r[0], r[1], r[1] + (r[1] >> 2));
 }
 
 void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]) {
