@@ -315,8 +315,8 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
 /* The AEAD's short open in one pass. The Poly1305 key block at state[12]
  * runs on the general-purpose registers, two of its double rounds beside
  * each of the group's first five, so its key is ready halfway; Poly1305
- * then reads the MAC input (the ciphertext is there before its keystream)
- * beside the group's last five, a fifth of the blocks each; last, len
+ * then reads the MAC's pieces (the ciphertext is there before its
+ * keystream) beside the group's last five, a fifth of the blocks each; last, len
  * bytes of in XORed with the group, the blocks after the key block. The
  * vector rounds wait on their latency, and both scalar chains fit in it.
  * The including file defines CHACHA20_MAC_STEP(h, block, r0, r1, r1_fold),
@@ -341,11 +341,9 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
     CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
   } while (0)
 
-static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_t tag[16], uint8_t *out,
-                                                                          const uint8_t *in, size_t len,
-                                                                          const uint32_t state[16],
-                                                                          const uint8_t *mac_input,
-                                                                          size_t mac_blocks) {
+static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
+    uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
+    const crisp_chacha20_mac_pieces *mac) {
   const VECTOR counter = V_ADD(V_SET1(state[12] + 1), V_LANE_INDEX);
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);
@@ -369,12 +367,17 @@ static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_
   uint64_t r[2], s[2], h[3] = {0, 0, 0};
   poly1305_radix64_key(r, s, key);
   const uint64_t r1_fold = r[1] + (r[1] >> 2);
+  const size_t mac_blocks = mac->blocks[0] + mac->blocks[1] + mac->blocks[2] + mac->blocks[3];
   const size_t per_round = (mac_blocks + 4) / 5;
+  const uint8_t *block = mac->data[0];
+  size_t piece = 0, left = mac->blocks[0], done = 0;
   for (int i = 0; i < 5; i++) {
     CHACHA20_VECTOR_ROUNDS_AND_KEY(0);
     const size_t end = mac_blocks < per_round * (size_t)(i + 1) ? mac_blocks : per_round * (size_t)(i + 1);
-    for (size_t b = per_round * (size_t)i; b < end; b++)
-      CHACHA20_MAC_STEP(h, mac_input + 16 * b, r[0], r[1], r1_fold);
+    for (; done < end; done++, left--, block += 16) {
+      while (!left) piece++, block = mac->data[piece], left = mac->blocks[piece];
+      CHACHA20_MAC_STEP(h, block, r[0], r[1], r1_fold);
+    }
   }
   poly1305_radix64_tag(h, s, tag);
   CHACHA20_FEED_FORWARD(x, counter);

@@ -264,36 +264,33 @@ typedef struct short_call {
   uint32_t *state;
 } short_call;
 
-/* The fused open (the ChaCha20 kernel's open_mac) reads the MAC input in
- * one piece: ad and ct each padded to 16 bytes, then the lengths; up to
- * FUSED_MAC_MAX bytes of it. It runs where the active Poly1305 would take
- * its scalar code for the whole input (a short message's head frames, not
- * the generic code), which is what the kernel runs beside its rounds. */
-#define FUSED_MAC_MAX 512
-
-static size_t padded16(size_t n) {
-  return (n + MAC_BLOCK - 1) / MAC_BLOCK * MAC_BLOCK;
-}
-
-static int fused_open_applies(const crisp_chacha20_impl *chacha, size_t len, size_t ad_len) {
-  return chacha->open_mac && len <= chacha->open_mac_max && len <= FUSED_MAC_MAX && ad_len <= FUSED_MAC_MAX &&
-         padded16(ad_len) + padded16(len) + MAC_BLOCK <= FUSED_MAC_MAX &&
+/* The fused open (the ChaCha20 kernel's open_mac) runs where the active
+ * Poly1305 would take its scalar code for the whole MAC input (a short
+ * message's head frames, not the generic code): the code the kernel runs
+ * beside its rounds. */
+static int fused_open_applies(const crisp_chacha20_impl *chacha, size_t len) {
+  return chacha->open_mac && len <= chacha->open_mac_max &&
          crisp_active_poly1305()->info.level != CRISP_LEVEL_GENERIC;
 }
 
-/* The expected tag, and the plaintext into pt_buffer, in one kernel call.
- * The MAC input copies only public bytes (ad and ct). */
-static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *pt_buffer,
+/* The expected tag, and the plaintext into buffer + 64, in one kernel
+ * call. ad and ct are read in place; their partial last blocks, padded,
+ * and the lengths (public bytes only) go in the buffer's first 48 bytes,
+ * which the other paths give the key block. */
+static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *buffer,
                                                  uint8_t expected[MAC_BLOCK]) {
-  CRISP_ALIGNED(64) uint8_t mac_input[FUSED_MAC_MAX];
-  const size_t ad_end = padded16(c->ad_len), ct_end = ad_end + padded16(c->len);
-  if (c->ad_len) memcpy(mac_input, c->ad, c->ad_len);
-  memset(mac_input + c->ad_len, 0, ad_end - c->ad_len);
-  if (c->len) memcpy(mac_input + ad_end, c->in, c->len);
-  memset(mac_input + ad_end + c->len, 0, ct_end - ad_end - c->len);
-  crisp_store64_le(mac_input + ct_end, c->ad_len);
-  crisp_store64_le(mac_input + ct_end + 8, c->len);
-  c->chacha->open_mac(expected, pt_buffer, c->in, c->len, c->state, mac_input, ct_end / MAC_BLOCK + 1);
+  uint8_t(*tails)[MAC_BLOCK] = (uint8_t(*)[MAC_BLOCK])buffer;
+  memset(buffer, 0, 3 * MAC_BLOCK);
+  const size_t ad_tail = c->ad_len % MAC_BLOCK, ct_tail = c->len % MAC_BLOCK;
+  if (ad_tail) memcpy(tails[0], c->ad + c->ad_len - ad_tail, ad_tail);
+  if (ct_tail) memcpy(tails[1], c->in + c->len - ct_tail, ct_tail);
+  uint8_t *lengths = tails[ct_tail ? 2 : 1];
+  crisp_store64_le(lengths, c->ad_len);
+  crisp_store64_le(lengths + 8, c->len);
+  const crisp_chacha20_mac_pieces mac = {
+      {c->ad, tails[0], c->in, tails[1]},
+      {c->ad_len / MAC_BLOCK, ad_tail ? 1 : 0, c->len / MAC_BLOCK, ct_tail ? 2 : 1}};
+  c->chacha->open_mac(expected, buffer + 64, c->in, c->len, c->state, &mac);
 }
 
 static inline __attribute__((always_inline)) int short_message(const short_call *c, uint8_t *buffer,
@@ -308,9 +305,9 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
     crisp_wipe(buffer, 64);
     return CRISP_OK;
   }
-  if (c->open && head && fused_open_applies(chacha, len, c->ad_len)) {
+  if (c->open && head && fused_open_applies(chacha, len)) {
     uint8_t expected[MAC_BLOCK];
-    open_fused(c, buffer + 64, expected);
+    open_fused(c, buffer, expected);
     crisp_wipe(c->state, 16 * sizeof *c->state);
     const int bad = tags_differ(expected, c->received);
     crisp_wipe(expected, sizeof expected);

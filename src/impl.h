@@ -316,11 +316,16 @@ typedef struct crisp_bn_mod_exp2_impl {
  * after the tag).
  * open_mac, optional: a short open in one pass, where the kernel can run
  * Poly1305 beside its rounds: the keystream block at state[12] keys
- * Poly1305 (radix 2^64, the x86-64 scalar code) over mac_blocks whole
- * 16-byte blocks of mac_input, written as the tag; len bytes (at most
- * open_mac_max) of in XORed with the keystream from the next block on, to
- * out. The AEAD takes it where the active Poly1305 would run that scalar
- * code for this input anyway (its head path). */
+ * Poly1305 (radix 2^64, the x86-64 scalar code) over the blocks of mac's
+ * pieces, written as the tag; len bytes (at most open_mac_max) of in XORed
+ * with the keystream from the next block on, to out. The AEAD takes it
+ * where the active Poly1305 would run that scalar code for this input
+ * anyway (its head path). */
+typedef struct crisp_chacha20_mac_pieces {
+  const uint8_t *data[4]; /* ad, its padded tail, ct, its padded tail and the lengths */
+  size_t blocks[4];       /* whole 16-byte blocks in each */
+} crisp_chacha20_mac_pieces;
+
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
@@ -329,7 +334,7 @@ typedef struct crisp_chacha20_impl {
                        const uint32_t state[16]);
   size_t keyed_max;
   void (*open_mac)(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
-                   const uint8_t *mac_input, size_t mac_blocks);
+                   const crisp_chacha20_mac_pieces *mac);
   size_t open_mac_max;
 } crisp_chacha20_impl;
 

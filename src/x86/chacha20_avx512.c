@@ -153,9 +153,8 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
 }
 
 static void crisp_chacha20_open_mac_avx512(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len,
-                                           const uint32_t state[16], const uint8_t *mac_input,
-                                           size_t mac_blocks) {
-  chacha20_lanes_open_mac(tag, out, in, len, state, mac_input, mac_blocks);
+                                           const uint32_t state[16], const crisp_chacha20_mac_pieces *mac) {
+  chacha20_lanes_open_mac(tag, out, in, len, state, mac);
   /* rax and rdx end with halves of Poly1305's products (as in
    * crisp_poly1305_blocks_x86_64). */
   __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%edx, %%edx" : : : "rax", "rdx");
