@@ -461,9 +461,9 @@ static __attribute__((noinline)) int xchacha_open(uint8_t *pt, const uint8_t *ct
 }
 
 /* The depth of a one-shot call's scrub (src/scrub_depths.h): by the class
- * of its message's length, the MAC state it needed, and whether ChaCha20
- * ran the AVX-512 kernel. */
-static size_t aead_scrub_bytes(size_t len, size_t ad_len) {
+ * of its message's length, the MAC state it needed, whether ChaCha20 ran
+ * the AVX-512 kernel, and whether an open ran the fused one. */
+static size_t aead_scrub_bytes(int open, size_t len, size_t ad_len) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   const int full = mac_may_vector(len, ad_len);
 #if defined(CRISP_ARCH_X86_64)
@@ -472,6 +472,8 @@ static size_t aead_scrub_bytes(size_t len, size_t ad_len) {
   const int avx512 = 0; /* the other targets take the deepest column */
 #endif
   if (!is_short(chacha, len)) return CRISP_SCRUB_AEAD_LONG_BYTES;
+  if (open && !full && fused_open_applies(chacha, len))
+    return CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES(len > SMALL_MAX);
   if (len <= SMALL_MAX && !full) return CRISP_SCRUB_AEAD_SMALL_BYTES(avx512);
   if (len <= MEDIUM_MAX) return CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512);
   return CRISP_SCRUB_AEAD_LARGE_BYTES(full, avx512);
@@ -484,7 +486,7 @@ int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY130
                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(0, len, ad_len));
   return status;
 }
 
@@ -493,7 +495,7 @@ int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                  size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = chacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(1, len, ad_len));
   return status;
 }
 
@@ -502,7 +504,7 @@ int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY13
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(0, len, ad_len));
   return status;
 }
 
@@ -511,7 +513,7 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                   size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
   const int status = xchacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(len, ad_len));
+  crisp_scrub_below(aead_scrub_bytes(1, len, ad_len));
   return status;
 }
 
