@@ -12,8 +12,19 @@
  * carry chains. */
 #include "x86/bn_flavour_adx.h"
 
-void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) {
+/* Every size but 8 limbs, out of line: their paths make calls and save
+ * registers, and inlined here they would make the 8-limb square save them
+ * too. */
+static __attribute__((noinline)) void sqr_other(crisp_limb *z, const crisp_limb *x, size_t n) {
   crisp_bn_sqr_any(z, x, n);
+}
+
+void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) {
+  if (n == 8) {
+    CRISP_ROW_SQR8(z, x);
+    return;
+  }
+  sqr_other(z, x, n);
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
