@@ -82,6 +82,41 @@ static inline uint32_t chacha20_rotl32(uint32_t x, int n) {
     }                                                    \
   } while (0)
 
+/* A double round of the group x0..x15, each quarter-round followed by the
+ * key block's same quarter-round on k0..k15 (with_key). */
+#define CHACHA20_VECTOR_ROUNDS_AND_KEY(with_key)            \
+  do {                                                      \
+    CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);  \
+    CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);  \
+    CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14); \
+    CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15); \
+    CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15); \
+    CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);               \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12); \
+    CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);  \
+    CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);                \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
+  } while (0)
+
+/* A double round of the key block alone. */
+#define CHACHA20_KEY_DOUBLE_ROUND()                  \
+  do {                                               \
+    CHACHA20_KEY_QUARTER_ROUND(1, k0, k4, k8, k12);  \
+    CHACHA20_KEY_QUARTER_ROUND(1, k1, k5, k9, k13);  \
+    CHACHA20_KEY_QUARTER_ROUND(1, k2, k6, k10, k14); \
+    CHACHA20_KEY_QUARTER_ROUND(1, k3, k7, k11, k15); \
+    CHACHA20_KEY_QUARTER_ROUND(1, k0, k5, k10, k15); \
+    CHACHA20_KEY_QUARTER_ROUND(1, k1, k6, k11, k12); \
+    CHACHA20_KEY_QUARTER_ROUND(1, k2, k7, k8, k13);  \
+    CHACHA20_KEY_QUARTER_ROUND(1, k3, k4, k9, k14);  \
+  } while (0)
+
 #define CHACHA20_KEY_START(k, counter)                                                                    \
   uint32_t k##0 = state[0], k##1 = state[1], k##2 = state[2], k##3 = state[3], k##4 = state[4];           \
   uint32_t k##5 = state[5], k##6 = state[6], k##7 = state[7], k##8 = state[8], k##9 = state[9];           \
@@ -114,24 +149,7 @@ static inline __attribute__((always_inline)) void chacha20_lanes_group_body(uint
   VECTOR x8 = V_SET1(state[8]), x9 = V_SET1(state[9]), x10 = V_SET1(state[10]), x11 = V_SET1(state[11]);
   VECTOR x12 = counter, x13 = V_SET1(state[13]), x14 = V_SET1(state[14]), x15 = V_SET1(state[15]);
   CHACHA20_KEY_START(k, key_counter);
-  for (int i = 0; i < 10; i++) {
-    CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
-    CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);
-    CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14);
-    CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15);
-    CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15);
-    CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12);
-    CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);
-    CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
-  }
+  for (int i = 0; i < 10; i++) CHACHA20_VECTOR_ROUNDS_AND_KEY(with_key);
   CHACHA20_KEY_STORE(with_key, key_block, k, key_counter);
   CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
@@ -321,25 +339,6 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
  * vector rounds wait on their latency, and both scalar chains fit in it.
  * The including file defines CHACHA20_MAC_STEP(h, block, r0, r1, r1_fold),
  * one block of radix 2^64 Poly1305 with the 2^128 bit set. */
-#define CHACHA20_VECTOR_ROUNDS_AND_KEY(with_key)            \
-  do {                                                      \
-    CHACHA20_QUARTER_ROUND(x0, x4, x8, x12);                \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);  \
-    CHACHA20_QUARTER_ROUND(x1, x5, x9, x13);                \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);  \
-    CHACHA20_QUARTER_ROUND(x2, x6, x10, x14);               \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14); \
-    CHACHA20_QUARTER_ROUND(x3, x7, x11, x15);               \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15); \
-    CHACHA20_QUARTER_ROUND(x0, x5, x10, x15);               \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15); \
-    CHACHA20_QUARTER_ROUND(x1, x6, x11, x12);               \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12); \
-    CHACHA20_QUARTER_ROUND(x2, x7, x8, x13);                \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);  \
-    CHACHA20_QUARTER_ROUND(x3, x4, x9, x14);                \
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
-  } while (0)
 
 static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
     uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
@@ -352,14 +351,7 @@ static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
   CHACHA20_KEY_START(k, state[12]);
   for (int i = 0; i < 5; i++) {
     CHACHA20_VECTOR_ROUNDS_AND_KEY(1);
-    CHACHA20_KEY_QUARTER_ROUND(1, k0, k4, k8, k12);
-    CHACHA20_KEY_QUARTER_ROUND(1, k1, k5, k9, k13);
-    CHACHA20_KEY_QUARTER_ROUND(1, k2, k6, k10, k14);
-    CHACHA20_KEY_QUARTER_ROUND(1, k3, k7, k11, k15);
-    CHACHA20_KEY_QUARTER_ROUND(1, k0, k5, k10, k15);
-    CHACHA20_KEY_QUARTER_ROUND(1, k1, k6, k11, k12);
-    CHACHA20_KEY_QUARTER_ROUND(1, k2, k7, k8, k13);
-    CHACHA20_KEY_QUARTER_ROUND(1, k3, k4, k9, k14);
+    CHACHA20_KEY_DOUBLE_ROUND();
   }
   uint8_t key[32];
   const uint32_t key_words[8] = {k0, k1, k2, k3, k4, k5, k6, k7};
@@ -383,5 +375,4 @@ static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
   CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
 }
-#undef CHACHA20_VECTOR_ROUNDS_AND_KEY
 #endif
