@@ -262,16 +262,8 @@ typedef struct short_call {
   const uint8_t *ad;
   size_t ad_len;
   uint32_t *state;
+  int fused; /* an open that runs the fused kernel (open_takes_fused) */
 } short_call;
-
-/* The fused open (the ChaCha20 kernel's open_mac) runs where the active
- * Poly1305 would take its scalar code for the whole MAC input (a short
- * message's head frames, not the generic code): the code the kernel runs
- * beside its rounds. */
-static int fused_open_applies(const crisp_chacha20_impl *chacha, size_t len) {
-  return chacha->open_mac && len <= chacha->open_mac_max &&
-         crisp_active_poly1305()->info.level != CRISP_LEVEL_GENERIC;
-}
 
 /* The expected tag, and the plaintext into buffer + 64, in one kernel
  * call. ad and ct are read in place; their partial last blocks, padded,
@@ -294,7 +286,7 @@ static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *b
 }
 
 static inline __attribute__((always_inline)) int short_message(const short_call *c, uint8_t *buffer,
-                                                               unsigned char *mac_state, int head) {
+                                                               unsigned char *mac_state) {
   const crisp_chacha20_impl *chacha = c->chacha;
   const size_t len = c->len;
   oneshot_mac mac = {NULL, mac_state};
@@ -305,7 +297,7 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
     crisp_wipe(buffer, 64);
     return CRISP_OK;
   }
-  if (c->open && head && fused_open_applies(chacha, len)) {
+  if (c->fused) {
     uint8_t expected[MAC_BLOCK];
     open_fused(c, buffer, expected);
     crisp_wipe(c->state, 16 * sizeof *c->state);
@@ -341,18 +333,18 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
  * (aead_scrub_bytes). */
 #define SMALL_MAX 256
 #define MEDIUM_MAX 1024
-#define SHORT_FRAME(name, message_max, mac_state_size, head)       \
+#define SHORT_FRAME(name, message_max, mac_state_size)             \
   static __attribute__((noinline)) int name(const short_call *c) { \
     CRISP_ALIGNED(64) uint8_t buffer[64 + (message_max)];          \
     CRISP_ALIGNED(64) unsigned char mac_state[mac_state_size];     \
-    return short_message(c, buffer, mac_state, head);              \
+    return short_message(c, buffer, mac_state);                    \
   }
-SHORT_FRAME(short_small_head, SMALL_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
-SHORT_FRAME(short_small, SMALL_MAX, CRISP_POLY1305_STATE_SIZE, 0)
-SHORT_FRAME(short_medium_head, MEDIUM_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
-SHORT_FRAME(short_medium, MEDIUM_MAX, CRISP_POLY1305_STATE_SIZE, 0)
-SHORT_FRAME(short_large_head, KEYED_MAX, CRISP_POLY1305_SHORT_STATE_SIZE, 1)
-SHORT_FRAME(short_large, KEYED_MAX, CRISP_POLY1305_STATE_SIZE, 0)
+SHORT_FRAME(short_small_head, SMALL_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_small, SMALL_MAX, CRISP_POLY1305_STATE_SIZE)
+SHORT_FRAME(short_medium_head, MEDIUM_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_medium, MEDIUM_MAX, CRISP_POLY1305_STATE_SIZE)
+SHORT_FRAME(short_large_head, KEYED_MAX, CRISP_POLY1305_SHORT_STATE_SIZE)
+SHORT_FRAME(short_large, KEYED_MAX, CRISP_POLY1305_STATE_SIZE)
 #undef SHORT_FRAME
 static_assert(SMALL_MAX < MEDIUM_MAX && MEDIUM_MAX < KEYED_MAX, "the frames grow with the message");
 
@@ -375,6 +367,21 @@ static int is_short(const crisp_chacha20_impl *chacha, size_t len) {
   return keyed_pass(chacha, len) || key_block_joins(chacha, len);
 }
 
+/* Whether an open runs the fused kernel (the ChaCha20 kernel's open_mac):
+ * a short message whose MAC stays below the active Poly1305's vector
+ * crossover (the head frames), where that Poly1305 is not the generic code,
+ * so it would run the x86-64 scalar radix 2^64 code the kernel runs beside
+ * its rounds; within the kernel's limit and the medium frame, whose scrub
+ * depth (CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES) covers up to it. */
+static int open_takes_fused(const crisp_chacha20_impl *chacha, size_t len, size_t ad_len) {
+  return chacha->open_mac && len <= chacha->open_mac_max && len <= MEDIUM_MAX && is_short(chacha, len) &&
+         !mac_may_vector(len, ad_len) && crisp_active_poly1305()->info.level != CRISP_LEVEL_GENERIC;
+}
+
+int crisp_chacha20_poly1305_open_runs_fused(size_t len, size_t ad_len) {
+  return open_takes_fused(crisp_active_chacha20(), len, ad_len);
+}
+
 /* The one-shot seal or open after the key setup: a short message in the
  * frame sized to it, a long one on the long path. The tag over ad and ct
  * is checked before a byte of pt is written, so a forged open leaves pt as
@@ -384,7 +391,17 @@ static int aead_run(int open, uint8_t *out, uint8_t *tag, const uint8_t *receive
                     size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   if (is_short(chacha, len)) {
-    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state};
+    const short_call c = {chacha,
+                          open,
+                          out,
+                          in,
+                          len,
+                          tag,
+                          received,
+                          ad,
+                          ad_len,
+                          state,
+                          open && open_takes_fused(chacha, len, ad_len)};
     const size_t buffered = short_buffered(chacha, open, len);
     const int head = !mac_may_vector(len, ad_len);
     if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
@@ -472,7 +489,7 @@ static size_t aead_scrub_bytes(int open, size_t len, size_t ad_len) {
   const int avx512 = 0; /* the other targets take the deepest column */
 #endif
   if (!is_short(chacha, len)) return CRISP_SCRUB_AEAD_LONG_BYTES;
-  if (open && !full && fused_open_applies(chacha, len))
+  if (open && open_takes_fused(chacha, len, ad_len))
     return CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES(len > SMALL_MAX);
   if (len <= SMALL_MAX && !full) return CRISP_SCRUB_AEAD_SMALL_BYTES(avx512);
   if (len <= MEDIUM_MAX) return CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512);

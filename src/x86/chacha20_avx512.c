@@ -13,8 +13,8 @@
  * The keyed entry, the AEAD's, takes up to two groups with the Poly1305 key
  * block beside them the same way (chacha20_lanes_keyed); the fused open
  * takes one group, with the key block in the first half of its rounds and
- * the scalar Poly1305 (x86/poly1305_scalar.h) over the ciphertext in the
- * second (chacha20_lanes_open_mac). */
+ * the scalar Poly1305 (x86/poly1305_scalar.h) over ad, the ciphertext and
+ * the lengths in the second (chacha20_lanes_open_mac). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -155,9 +155,6 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
 static void crisp_chacha20_open_mac_avx512(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len,
                                            const uint32_t state[16], const crisp_chacha20_mac_pieces *mac) {
   chacha20_lanes_open_mac(tag, out, in, len, state, mac);
-  /* rax and rdx end with halves of Poly1305's products (as in
-   * crisp_poly1305_blocks_x86_64). */
-  __asm__ __volatile__("xorl %%eax, %%eax\n\txorl %%edx, %%edx" : : : "rax", "rdx");
 }
 
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
