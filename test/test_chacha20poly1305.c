@@ -475,22 +475,22 @@ static void test_every_impl_pair(void **state) {
   }
 }
 
-/* Short opens, every length up to 640 bytes with ad of 0, 13 or 33 bytes,
- * for every ChaCha20 implementation with every Poly1305 one: where the
- * ChaCha20 kernel runs Poly1305 beside its rounds (open_mac), the MAC's
- * input ends on every 16-byte boundary in and past the most it takes, and
- * the Poly1305 blocks split over its rounds in every remainder of five.
- * Each open is checked against the reference seal, then refused with the
- * tag's last byte changed and with the ciphertext's. */
+/* Short opens, every length up to 1040 bytes with ad of 0, 13, 16, 32 or
+ * 33 bytes, for every ChaCha20 implementation with every Poly1305 one:
+ * where the ChaCha20 kernel runs Poly1305 beside its rounds (open_mac, up
+ * to 1024 bytes), ad and ct end at every offset in a block, and the
+ * Poly1305 blocks split over its rounds in every remainder of five. Each
+ * open is checked against the reference seal, then refused with the tag's
+ * last byte changed and with the ciphertext's. */
 static void test_short_opens_every_pair(void **state) {
   (void)state;
-  enum { MAX = 640 };
+  enum { MAX = 1040 };
   static uint8_t pt[MAX], ct[MAX], out[MAX + 1];
   uint8_t key[32], nonce[12], ad[33], tag[16];
-  static const size_t ad_lengths[] = {0, 13, 33};
+  static const size_t ad_lengths[] = {0, 13, 16, 32, 33};
   const char *chacha, *poly;
   for (size_t len = 0; len <= MAX; len++) {
-    const size_t ad_len = ad_lengths[len % 3];
+    const size_t ad_len = ad_lengths[len % 5];
     test_fill_random(key, sizeof key), test_fill_random(nonce, sizeof nonce);
     test_fill_random(pt, len), test_fill_random(ad, ad_len);
     reference_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
