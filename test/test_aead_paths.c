@@ -62,15 +62,14 @@ static void test_every_pair(void **state) {
   }
 }
 
-/* CRYPTO_FORCE=avx2 moves ChaCha20 to avx2, and the fused open with it. */
+/* CRYPTO_FORCE=avx2 moves ChaCha20 to avx2, and the fused open with it.
+ * Run where the defaults fuse (not under an environment that already
+ * moved either kernel). */
 static void test_level_cap(void **state) {
   (void)state;
-  const char *names[16];
-  const size_t n = test_supported_impls(CRISP_KERNEL_CHACHA20, names, 16);
-  int has_avx512 = 0;
-  for (size_t i = 0; i < n; i++) has_avx512 |= !strcmp(names[i], "avx512");
-  if (!has_avx512 || strcmp(crisp_impl_name(CRISP_KERNEL_POLY1305), "generic") == 0) skip();
-  expect_path(64, 0, 1, crisp_impl_name(CRISP_KERNEL_CHACHA20), crisp_impl_name(CRISP_KERNEL_POLY1305));
+  const char *chacha = crisp_impl_name(CRISP_KERNEL_CHACHA20), *poly = crisp_impl_name(CRISP_KERNEL_POLY1305);
+  if (strcmp(chacha, "avx512") != 0 || strcmp(poly, "generic") == 0) skip();
+  expect_path(64, 0, 1, chacha, poly);
   assert_int_equal(crisp_force("avx2"), CRISP_OK);
   expect_path(64, 0, 0, crisp_impl_name(CRISP_KERNEL_CHACHA20), crisp_impl_name(CRISP_KERNEL_POLY1305));
 }
