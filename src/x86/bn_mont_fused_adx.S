@@ -26,25 +26,6 @@
 
 #include "x86/asm_function.inc"
 
-/* The callee-saved registers the kernels use as window and pointers. */
-.macro SAVE_REGISTERS
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
-.endm
-
-.macro RESTORE_REGISTERS
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
-.endm
-
 /* r[j] = limb j of T - m (m at rcx, r at \r), T[j] in \t, the borrow in and
  * out in CF. */
 .macro SUBTRACT_LIMB j, t, r

@@ -443,12 +443,7 @@ END_FUNCTION crisp_bn_add2_not_x86_64_adx
 .endm
 
 .macro FOLD name, complement
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$24, %rsp
 	movq	$0, 0(%rsp)		/* the carry bytes */
 	movq	$-1, 8(%rsp)		/* the high half's AND, limbs 1.. */
@@ -557,12 +552,7 @@ END_FUNCTION crisp_bn_add2_not_x86_64_adx
 	jmp	\name\()_tail
 \name\()_end:
 	add	$24, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 .endm
 
@@ -734,12 +724,7 @@ END_FUNCTION crisp_bn_negate_if_x86_64_adx
  * columns 7..14 left in registers, then the doubling and the diagonal;
  * columns 0..6 come back from z, the rest never leave registers. */
 FUNCTION crisp_bn_sqr8_x86_64_adx
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	SQR_CLEAR_WINDOW
 	SQR_PASS_LOW
 	xor	%eax, %eax		/* clears CF and OF */
@@ -759,12 +744,7 @@ FUNCTION crisp_bn_sqr8_x86_64_adx
 	SQR8_DIAGONAL 6, %r12, %r13
 	mov	$0, %r15d		/* column 15; MOV keeps the flags */
 	SQR8_DIAGONAL 7, %r14, %r15
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 END_FUNCTION crisp_bn_sqr8_x86_64_adx
 

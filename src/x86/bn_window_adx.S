@@ -154,12 +154,7 @@ FUNCTION crisp_bn_mul_window_x86_64_adx
 	pop	%rbx
 	ret
 .Lwindow_loops:
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$32, %rsp
 	shr	$3, %r8
 	shr	$3, %rdx
@@ -200,12 +195,7 @@ FUNCTION crisp_bn_mul_window_x86_64_adx
 	jnz	.Lwindow_pass
 .Lwindow_done:
 	add	$32, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 END_FUNCTION crisp_bn_mul_window_x86_64_adx
 
@@ -273,12 +263,7 @@ END_FUNCTION crisp_bn_mul_window_x86_64_adx
  * rdi z, rsi x, rdx n. Registers: rsi a, rbx the multipliers, rdi the
  * row's column, rbp groups left; on the stack x, z, n / 8 and p. */
 FUNCTION crisp_bn_sqr_triangle_window_x86_64_adx
-	push	%rbx
-	push	%rbp
-	push	%r12
-	push	%r13
-	push	%r14
-	push	%r15
+	SAVE_REGISTERS
 	sub	$32, %rsp
 	shr	$3, %rdx
 	mov	%rsi, 0(%rsp)		/* x */
@@ -311,11 +296,6 @@ FUNCTION crisp_bn_sqr_triangle_window_x86_64_adx
 	jmp	.Ltriangle_pass
 .Ltriangle_done:
 	add	$32, %rsp
-	pop	%r15
-	pop	%r14
-	pop	%r13
-	pop	%r12
-	pop	%rbp
-	pop	%rbx
+	RESTORE_REGISTERS
 	ret
 END_FUNCTION crisp_bn_sqr_triangle_window_x86_64_adx
