@@ -391,17 +391,8 @@ static int aead_run(int open, uint8_t *out, uint8_t *tag, const uint8_t *receive
                     size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   if (is_short(chacha, len)) {
-    const short_call c = {chacha,
-                          open,
-                          out,
-                          in,
-                          len,
-                          tag,
-                          received,
-                          ad,
-                          ad_len,
-                          state,
-                          open && open_takes_fused(chacha, len, ad_len)};
+    const int fused = open && open_takes_fused(chacha, len, ad_len);
+    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state, fused};
     const size_t buffered = short_buffered(chacha, open, len);
     const int head = !mac_may_vector(len, ad_len);
     if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
