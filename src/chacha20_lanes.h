@@ -18,7 +18,9 @@
  * for fewer bytes (masked loads and stores; without it a partial group goes
  * through a stack buffer). Optionally CHACHA20_KEYED, for
  * chacha20_lanes_keyed (the AEAD's key block beside a message's groups)
- * and a lone block after whole groups computed beside the last of them. */
+ * and a lone block after whole groups computed beside the last of them;
+ * and CHACHA20_OPEN_MAC with CHACHA20_MAC_STEP, for
+ * chacha20_lanes_open_mac (the AEAD's fused short open). */
 
 /* Declares p[16] = the rounds' words p0..p15 plus the block function's
  * input `state`, with `counter` (the lanes' block counters) for word 12:
@@ -334,12 +336,11 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
  * runs on the general-purpose registers, two of its double rounds beside
  * each of the group's first five, so its key is ready halfway; Poly1305
  * then reads the MAC's pieces (the ciphertext is there before its
- * keystream) beside the group's last five, a fifth of the blocks each; last, len
- * bytes of in XORed with the group, the blocks after the key block. The
- * vector rounds wait on their latency, and both scalar chains fit in it.
- * The including file defines CHACHA20_MAC_STEP(h, block, r0, r1, r1_fold),
- * one block of radix 2^64 Poly1305 with the 2^128 bit set. */
-
+ * keystream) beside the group's last five, a fifth of the blocks each;
+ * last, len bytes of in XORed with the group, the blocks after the key
+ * block. The vector rounds wait on their latency, and both scalar chains
+ * fit in it. The including file defines CHACHA20_MAC_STEP(h, block, r0,
+ * r1, r1_fold), one block of radix 2^64 Poly1305 with the 2^128 bit set. */
 static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
     uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
     const crisp_chacha20_mac_pieces *mac) {
