@@ -1,7 +1,6 @@
 /* src/scrub_depths.h - how much stack each public entry that handles a
- * secret overwrites below itself once its work has returned, and how much
- * a kernel overwrites below a callee it bounds: the depths of every
- * crisp_scrub_below. */
+ * secret overwrites below itself once its work has returned: the depths
+ * of every crisp_scrub_below. */
 #ifndef CRISP_SRC_SCRUB_DEPTHS_H
 #define CRISP_SRC_SCRUB_DEPTHS_H
 
@@ -13,9 +12,8 @@
  * and then calls crisp_scrub_below with its depth: every frame below the
  * entry that held a secret (the work's own, the kernels', their spills
  * and saved registers, whatever the compiler inlined) lies in the bytes
- * overwritten, so no kernel wipes its own frames or sizes a wipe to its
- * compiler's layout (the bignum kernels' scrubs below a callee, at the
- * end of this file, only clear a product's frames before the next one).
+ * overwritten, so no kernel scrubs below its callees or sizes a wipe to
+ * its compiler's layout: a kernel wipes only the arrays it names.
  * The scrub costs a store per 16 to 64 bytes, so each depth is sized to
  * its class of length or limbs, and where it differs much, to the
  * implementation that ran and the frames the entry took, rather than to
@@ -136,26 +134,5 @@
  * parsing and its one stderr line, and under lazy binding the dynamic
  * resolver's frames. */
 #define CRISP_SCRUB_PROBE_BYTES ((size_t)6656)
-
-/* The bignum kernels' scrubs below a callee, each a bound on the frames
- * that callee takes, not on the compiler's layout of the caller.
- * CRISP_SCRUB_KERNEL_BYTES: below a schoolbook product's rows, a square's
- * rows or the Karatsuba recursion, called by the kernel after that call
- * (x86-64 and portable C): their limbs, carries and the borrows of the
- * differences, in frames that are small on purpose (a frame past a page
- * would be probed page by page). */
-#define CRISP_SCRUB_KERNEL_BYTES ((size_t)512)
-/* CRISP_SCRUB_IFMA_BYTES: below the radix 2^52 products, which spill
- * vector registers in the frames of crisp_bn52_amm (from 10 vectors up the
- * two accumulator halves outnumber the 32 registers), of the two-lane
- * products (bn52_dual_avx512ifma.c) and of crisp_bn52_to64_reduced;
- * called by the function that called them, after the last one. How deep
- * they reach is the compiler's choice, not the size's: one compiler gives
- * each vector count its own frame (about 23 bytes per digit), another
- * inlines them all into one frame sized for the largest at every size. So
- * the depth is the largest of these frames at 80 digits with room to spare
- * (test_wipe runs under gcc and clang). Once per call of a public
- * function: per product it would cost a few percent of mod_exp. */
-#define CRISP_SCRUB_IFMA_BYTES ((size_t)4096)
 
 #endif

@@ -1,7 +1,7 @@
 /* src/scrub_stack.c - crisp_scrub_below, the one stack scrub: every
- * public entry that handles a secret and every kernel that scrubs below a
- * call it made overwrites the stack with it (src/util.h states what it
- * guarantees). Assembly on x86-64 and AArch64, portable C elsewhere. */
+ * public entry that handles a secret overwrites the stack with it once
+ * its work has returned (src/util.h states what it guarantees). Assembly
+ * on x86-64 and AArch64, portable C elsewhere. */
 #include "crisp/bn.h"
 #include "util.h"
 
@@ -17,8 +17,8 @@
  * is left unwritten (a frame of C code may keep padding it never stores
  * to) and none below it is touched (a caller's thread stack may be small).
  * Aligned vector stores rather than memset: rep stos's start-up costs
- * more than the stores at these depths (a kernel's scrub below its callee
- * is a few hundred bytes), and the widest store the active level allows
+ * more than the stores at these depths (the shallowest is under a
+ * kilobyte), and the widest store the active level allows
  * (crisp_scrub_width) halves or quarters their count.
  * Top-down, one page after the other, so that a guard page is hit rather
  * than stepped over. The area lies above the stack pointer while it is written, where
@@ -166,9 +166,8 @@ scrub_pieces_shifted(size_t bytes) {
 
 void crisp_scrub_below(size_t bytes) {
 #ifdef CRISP_SCRUB_MEASURE
-  /* TEST ONLY: no scrub, neither an entry's nor a kernel's below its
-   * callee, so that test_wipe and test_stack show how deep each entry's
-   * work reaches (src/scrub_depths.h says how to use it). */
+  /* TEST ONLY: no scrub, so that test_wipe and test_stack show how deep
+   * each entry's work reaches (src/scrub_depths.h says how to use it). */
   (void)bytes;
   return;
 #endif

@@ -34,8 +34,8 @@ static inline void crisp_wipe_lines(void *p, size_t bytes) {
  * functions the caller called kept their frames, register spills and
  * saved registers, which C cannot name to wipe. The one stack scrub: a
  * public entry calls it once its work has returned, with a depth that
- * covers every frame below the entry (src/scrub_depths.h), and a bignum
- * kernel after a callee whose frames that kernel's depth bounds. As the
+ * covers every frame below the entry (src/scrub_depths.h), and the
+ * dispatcher after the CPU probe. As the
  * caller's last statement it may become a tail call, whose area starts
  * above the caller's frame, not below it: a caller that needs the whole
  * depth below its own frame calls it earlier. On x86-64 and AArch64 one

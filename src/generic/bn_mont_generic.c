@@ -5,7 +5,6 @@
  * operand values; n <= CRISP_BN_MONT_MAX_LIMBS, scratch on the stack. */
 #include "arithmetic/bn_word.h"
 #include "generic.h"
-#include "scrub_depths.h"
 #include "util.h"
 
 void crisp_bn_mont_mul_generic(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m,
@@ -14,7 +13,6 @@ void crisp_bn_mont_mul_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn_mul_generic(t, a, n, b, n);
   bn_mont_reduce(r, t, m, n, minv, bn_addmul_row);
   crisp_wipe(t, 2 * n * sizeof *t);
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the product's and the reduction's spills */
 }
 
 void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
@@ -23,7 +21,6 @@ void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn_sqr_generic(t, a, n);
   bn_mont_reduce(r, t, m, n, minv, bn_addmul_row);
   crisp_wipe(t, 2 * n * sizeof *t);
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the square's and the reduction's spills */
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_generic_impl = {

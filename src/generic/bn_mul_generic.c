@@ -3,13 +3,8 @@
  * multiply-accumulate row per limb of the shorter operand. O(xn * yn). */
 #include "arithmetic/bn_word.h"
 #include "generic.h"
-#include "scrub_depths.h"
-#include "util.h"
 
-/* The rows, as a call of their own: the compiler's spills of limbs and
- * carries lie below crisp_bn_mul_generic's frame, where its scrub reaches. */
-static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *x, size_t xn,
-                                               const crisp_limb *y, size_t yn) {
+void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   /* Longer rows amortise the per-row overhead: iterate over the shorter. */
   if (yn > xn) {
     const crisp_limb *t = x;
@@ -19,11 +14,6 @@ static __attribute__((noinline)) void mul_rows(crisp_limb *z, const crisp_limb *
   }
   z[xn] = bn_mul_row(z, x, xn, y[0]);
   for (size_t j = 1; j < yn; j++) z[xn + j] = bn_addmul_row(z + j, x, xn, y[j]);
-}
-
-void crisp_bn_mul_generic(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
-  mul_rows(z, x, xn, y, yn);
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES);
 }
 
 const crisp_bn_mul_impl crisp_bn_mul_generic_impl = {

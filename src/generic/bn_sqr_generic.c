@@ -4,12 +4,8 @@
  * About n^2/2 limb multiplies against n^2 for a general product. */
 #include "arithmetic/bn_word.h"
 #include "generic.h"
-#include "scrub_depths.h"
-#include "util.h"
 
-/* The square, as a call of its own: the compiler's spills of limbs and
- * carries lie below crisp_bn_sqr_generic's frame, where its scrub reaches. */
-static __attribute__((noinline)) void sqr_rows(crisp_limb *z, const crisp_limb *x, size_t n) {
+void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
   /* Cross products: row i adds x[i] * x[i+1..n) at limb 2i+1; its carry
    * lands on limb i+n, which no earlier row has reached. */
   z[0] = 0;
@@ -37,11 +33,6 @@ static __attribute__((noinline)) void sqr_rows(crisp_limb *z, const crisp_limb *
     carry += sum < next;
     z[2 * i + 1] = sum;
   }
-}
-
-void crisp_bn_sqr_generic(crisp_limb *z, const crisp_limb *x, size_t n) {
-  sqr_rows(z, x, n);
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES);
 }
 
 const crisp_bn_sqr_impl crisp_bn_sqr_generic_impl = {

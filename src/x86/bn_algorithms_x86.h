@@ -17,7 +17,6 @@
 #include <emmintrin.h>
 #include <x86intrin.h>
 
-#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_rows_x86.h"
 
@@ -266,8 +265,8 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
 /* z[0..xn+yn) = x * y for xn >= yn >= CRISP_KARATSUBA_MUL_MIN: equal-size
  * Karatsuba blocks of the longer operand, then a schoolbook rest; scratch
  * and block come from the caller's frame, sized for yn. The operands may be
- * secrets (a caller's RSA): the scratch and the block are wiped, and the
- * recursion's frames scrubbed. */
+ * secrets (a caller's RSA): the scratch and the block are wiped; the
+ * recursion's frames are left to the public call's scrub. */
 static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y,
                                        size_t yn, crisp_limb *scratch, crisp_limb *block) {
   crisp_bn_mul_equal(z, x, y, yn, scratch, 0);
@@ -291,14 +290,12 @@ static inline void crisp_bn_mul_blocks(crisp_limb *z, const crisp_limb *x, size_
   }
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(yn, 0) * sizeof *scratch);
   if (xn > yn) crisp_wipe(block, 2 * yn * sizeof *block); /* equal lengths never write the block */
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
 /* z = x^2 for CRISP_SQR_SCHOOLBOOK(n) false, the scratch from the caller. */
 static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb *scratch) {
   crisp_bn_karatsuba(z, x, x, n, scratch, 1);
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
 }
 
 /* One frame per size class of the Karatsuba operand, so that a product

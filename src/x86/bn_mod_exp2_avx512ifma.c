@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "arithmetic/bn_window.h"
-#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
 
@@ -263,7 +262,6 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
     for (int l = 0; l < 2; l++) crisp_bn52_from64(acc[l], k, check->base[l], n, 0);
     public_ladder(&setup, check->power, accumulator, chosen, check->exponent, top);
   }
-  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
@@ -316,7 +314,6 @@ static int r2_pair_avx512ifma(crisp_limb *const r2[2], const crisp_limb *const m
     }
     for (unsigned i = 0; i < squares; i++) dual_product(x, x_in, x_in, m, k0);
     for (int l = 0; l < 2; l++) crisp_bn52_to64_reduced(r2[l], x[l], k, modulus[l], n);
-    crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   }
   crisp_wipe(power, sizeof power);
   crisp_wipe(digits, sizeof digits);

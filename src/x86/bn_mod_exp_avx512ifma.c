@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "arithmetic/bn_window.h"
-#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
 
@@ -106,7 +105,6 @@ static int mod_exp_binary(crisp_limb *r, const crisp_limb *base, const crisp_lim
     dual_product(out, x_in, ones, mods, k0s);
   }
   crisp_bn52_to64_reduced(r, result, k, m, n);
-  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, bytes);
   free(scratch);
   return CRISP_OK;
@@ -150,7 +148,6 @@ int crisp_bn_mod_exp_avx512ifma(crisp_limb *r, const crisp_limb *base, const cri
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
   crisp_bn52_amm(acc, acc, spare, m52, k, k0);
   crisp_bn52_to64_reduced(r, acc, k, m, n);
-  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES);
   crisp_wipe(scratch, limbs * sizeof(uint64_t));
   free(scratch);
   return CRISP_OK;

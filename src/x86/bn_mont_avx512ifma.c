@@ -14,7 +14,6 @@
 #include <immintrin.h>
 #include <string.h>
 
-#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
 #include "x86/bn_rows_x86.h"
@@ -32,7 +31,6 @@ static void mont_mul_converted(crisp_limb *r, const crisp_limb *a, const crisp_l
   crisp_bn52_from64(m52, k, m, n, 0);
   crisp_bn52_amm(a52, a52, b52, m52, k, minv & CRISP_BN52_MASK);
   crisp_bn52_to64_reduced(r, a52, k, m, n);
-  crisp_scrub_below(CRISP_SCRUB_IFMA_BYTES); /* not last: as a tail call it would run one frame higher */
   crisp_wipe_lines(operands, 2 * k * sizeof(uint64_t));
 }
 

@@ -13,7 +13,6 @@
 #ifndef CRISP_SRC_X86_BN_MONT_FLAVOURED_H
 #define CRISP_SRC_X86_BN_MONT_FLAVOURED_H
 
-#include "scrub_depths.h"
 #include "util.h"
 
 /* The product's reduction into r; the product held secrets and is wiped. */
@@ -34,8 +33,9 @@ static inline void schoolbook_product(crisp_limb *product, const crisp_limb *a, 
 }
 
 /* The product (or square), reduced; product and scratch come from the
- * caller's frame, sized for n. The product, the Karatsuba scratch and the
- * recursion's frames held secrets and are wiped. */
+ * caller's frame, sized for n. The product and the Karatsuba scratch
+ * held secrets and are wiped; the recursion's frames are left to the
+ * public call's scrub. */
 static inline void product_reduce(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                   const crisp_limb *m, size_t n, crisp_limb minv, int square,
                                   crisp_limb *product, crisp_limb *scratch) {
@@ -44,7 +44,6 @@ static inline void product_reduce(crisp_limb *r, const crisp_limb *a, const cris
   } else {
     crisp_bn_mul_equal(product, a, b, n, scratch, square);
     crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, square) * sizeof *scratch);
-    crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES); /* the recursion's frames: borrows of the differences */
   }
   reduce_wipe(r, product, m, n, minv);
 }

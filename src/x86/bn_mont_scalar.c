@@ -1,6 +1,5 @@
 /* src/x86/bn_mont_scalar.c - Montgomery multiply and square on the MULQ rows
  * (baseline x86-64); the algorithm is bn_mont_flavoured.h's. */
-#include "scrub_depths.h"
 #include "x86/bn_flavour_mulq.h"
 #include "x86/bn_mont_flavoured.h"
 
@@ -12,9 +11,6 @@ void crisp_bn_mont_mul_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_li
 void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                               crisp_limb minv) {
   mont_sqr_rows(r, a, m, n, minv);
-  /* The rows' frames: a compiler may keep a limb of a in a callee-saved
-   * register across the schoolbook square's row calls, which save it. */
-  crisp_scrub_below(CRISP_SCRUB_KERNEL_BYTES);
 }
 
 const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_impl = {
