@@ -47,11 +47,13 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
   __m256i low[20], high[20];
   const __m256i zero = _mm256_setzero_si256();
   const __m256i *av = (const __m256i *)a, *mv = (const __m256i *)m;
-#pragma GCC unroll 20
+  CRISP_BN52_UNROLL(20)
   for (int v = 0; v < vectors; v++) low[v] = high[v] = zero;
   const uint64_t a0 = a[0], m0 = m[0];
   uint64_t carry = 0; /* lane 0's carry, kept in scalar until the end */
   for (int i = 0; i < vectors * LANES; i++) {
+    CRISP_BN52_HIDE(av);
+    CRISP_BN52_HIDE(mv);
     const __m256i bi = _mm256_set1_epi64x((long long)b[i]);
     const uint64_t lane0 = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(low[0])) +
                            (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(high[0])) + carry;
@@ -61,12 +63,12 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     const __m256i y = _mm256_set1_epi64x((long long)digit);
     /* low halves at lane j, then everything shifts one lane down (lane 0,
      * now a multiple of 2^52, is dropped: its carry is in `carry`) */
-#pragma GCC unroll 20
+    CRISP_BN52_UNROLL(20)
     for (int v = 0; v < vectors; v++) {
       low[v] = _mm256_madd52lo_epu64(low[v], _mm256_load_si256(av + v), bi);
       low[v] = _mm256_madd52lo_epu64(low[v], _mm256_load_si256(mv + v), y);
     }
-#pragma GCC unroll 20
+    CRISP_BN52_UNROLL(20)
     for (int v = 0; v < vectors - 1; v++) {
       low[v] = _mm256_alignr_epi64(low[v + 1], low[v], 1);
       high[v] = _mm256_alignr_epi64(high[v + 1], high[v], 1);
@@ -74,7 +76,7 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
     low[vectors - 1] = _mm256_alignr_epi64(zero, low[vectors - 1], 1);
     high[vectors - 1] = _mm256_alignr_epi64(zero, high[vectors - 1], 1);
     /* high halves belong one lane up, i.e. at lane j after the shift */
-#pragma GCC unroll 20
+    CRISP_BN52_UNROLL(20)
     for (int v = 0; v < vectors; v++) {
       high[v] = _mm256_madd52hi_epu64(high[v], _mm256_load_si256(av + v), bi);
       high[v] = _mm256_madd52hi_epu64(high[v], _mm256_load_si256(mv + v), y);
@@ -83,7 +85,7 @@ static inline __attribute__((always_inline)) void amm_body(uint64_t *r, const ui
   /* Normalise: one carry pass in scalar, every lane in turn (no early exit),
    * in r itself (a and b are no longer read), so no stack copy of the
    * result is left to wipe. */
-#pragma GCC unroll 20
+  CRISP_BN52_UNROLL(20)
   for (int v = 0; v < vectors; v++) _mm256_store_si256((__m256i *)r + v, _mm256_add_epi64(low[v], high[v]));
   for (int j = 0; j < vectors * LANES; j++) {
     const uint64_t sum = r[j] + carry;

@@ -26,6 +26,22 @@
 #define CRISP_BN52_UNROLL(n) CRISP_BN52_PRAGMA(GCC unroll n)
 #endif
 
+/* CRISP_BN52_HIDE(p): for clang, an empty asm that makes pointer p look
+ * changed, so that the vectors read through it after this point are loaded
+ * there rather than taken from registers loaded before. clang hoists a
+ * loop's invariant loads (a and m in every step) out of the loop and,
+ * with 32 vector registers short of them and the accumulators, spills
+ * and reloads them: twice the work of loading them as operands, which is
+ * what gcc does unasked (nothing is emitted for gcc). Also used on a
+ * scalar to keep clang from packing the two lanes' quotient chains into
+ * one vector register, which puts a vector multiply and two moves between
+ * general and vector registers on each step's chain. */
+#if defined(__clang__)
+#define CRISP_BN52_HIDE(p) __asm__("" : "+r"(p))
+#else
+#define CRISP_BN52_HIDE(p) ((void)0)
+#endif
+
 #define CRISP_BN52_BITS 52
 #define CRISP_BN52_MASK ((((uint64_t)1) << CRISP_BN52_BITS) - 1)
 /* Largest radix 2^52 length handled (4096-bit moduli), and the same modulus

@@ -238,6 +238,7 @@ static inline __attribute__((always_inline)) __m512i dual_square_column(const ui
                                                                         const int k) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i low[2] = {zero, zero}, high[2] = {zero, zero};
+  CRISP_BN52_HIDE(a);
   CRISP_BN52_UNROLL(40)
   for (int x = 0; x < k; x++) {
     /* lane p holds y = 8c + p - x */
@@ -285,8 +286,10 @@ static inline uint64_t reduction_carry(uint64_t t) {
 static inline __attribute__((always_inline)) void dual_square_reduce_first(
     __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *m, const uint64_t *shifted,
     const uint64_t m0_up, const uint64_t m1, const uint64_t k0, const int vectors) {
-  const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const uint64_t dropped = reduction_carry(*lane0);
+  uint64_t t = *lane0;
+  CRISP_BN52_HIDE(t);
+  const uint64_t y = (t * k0) & CRISP_BN52_MASK;
+  const uint64_t dropped = reduction_carry(t);
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
   *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
            (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
@@ -304,8 +307,10 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
     __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *shifted, const uint64_t m0_up,
     const uint64_t m1, const uint64_t k0, const int vectors, const int move) {
   const __m512i zero = _mm512_setzero_si512();
-  const uint64_t y = (*lane0 * k0) & CRISP_BN52_MASK;
-  const uint64_t dropped = reduction_carry(*lane0);
+  uint64_t t = *lane0;
+  CRISP_BN52_HIDE(t);
+  const uint64_t y = (t * k0) & CRISP_BN52_MASK;
+  const uint64_t dropped = reduction_carry(t);
   /* position i + 2 is lane 2 until the shift */
   const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
   *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
@@ -346,6 +351,13 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
 /* The pair of a block (0 to 3) after which the next block's vector of t
  * is computed (dual_square_body). */
 #define COLUMN_AFTER_PAIR 2
+/* The pairs' loop in a block: rolled for gcc (code size); unrolled for
+ * clang, which cannot unroll the blocks' loop fully around a rolled one. */
+#if defined(__clang__) && !defined(CRISP_BN52_ADDRESS_SANITIZER)
+#define DUAL_SQUARE_PAIRS_UNROLL CRISP_BN52_PRAGMA(clang loop unroll(full))
+#else
+#define DUAL_SQUARE_PAIRS_UNROLL CRISP_BN52_PRAGMA(GCC unroll 1)
+#endif
 
 /* Two reduction steps of both lanes, each lane's first step before either
  * lane's second, so that one lane's quotient chain runs beside the other's.
@@ -359,6 +371,10 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
   do {                                                                                                  \
     const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};           \
     if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                             \
+    CRISP_BN52_HIDE(pair_m[0]);                                                                         \
+    CRISP_BN52_HIDE(pair_m[1]);                                                                         \
+    CRISP_BN52_HIDE(pair_moved_up[0]);                                                                  \
+    CRISP_BN52_HIDE(pair_moved_up[1]);                                                                  \
     CRISP_BN52_UNROLL(2)                                                                                \
     for (int l = 0; l < 2; l++)                                                                         \
       dual_square_reduce_first(acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1[l], \
@@ -394,14 +410,14 @@ static inline __attribute__((always_inline)) void dual_square_body(
    * pairs, its multiply-adds are older than theirs and take the vector
    * pipes first (the scheduler picks the oldest ready work), delaying the
    * quotient chains the pairs wait on; after the third pair it still has
-   * the last pair's slots to finish in. gcc's pragma alone here: clang
-   * cannot unroll a loop fully around the rolled one inside it. */
-#pragma GCC unroll 5
+   * the last pair's slots to finish in. The blocks' loop is unrolled, so
+   * that t's vectors have constant indices and stay in registers. */
+  CRISP_BN52_UNROLL(5)
   for (int q = 0; q + 1 < blocks; q++) {
     CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++)
       if (q > 0) acc[l][1] = _mm512_add_epi64(acc[l][1], t[l][q + 1]);
-#pragma GCC unroll 1
+    DUAL_SQUARE_PAIRS_UNROLL
     for (int i = 8 * q; i < 8 * q + 8; i += 2) {
       DUAL_SQUARE_REDUCE_PAIR(1);
       if (i == 8 * q + 2 * COLUMN_AFTER_PAIR) {
@@ -436,6 +452,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
   }
 }
 #undef DUAL_SQUARE_REDUCE_PAIR
+#undef DUAL_SQUARE_PAIRS_UNROLL
 #undef COLUMN_AFTER_PAIR
 
 #define DUAL_SQUARE(vectors, k)                                                                             \
