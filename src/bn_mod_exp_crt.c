@@ -43,10 +43,11 @@ static crisp_limb mont_inv(crisp_limb m0) {
   return 0 - x;
 }
 
-/* All ones when x is nonzero, else 0. */
+/* All ones when x is nonzero, else 0; the mask hidden too, as in
+ * bn_equal_mask. */
 static crisp_limb nonzero_mask(crisp_limb x) {
   x = bn_value_barrier(x);
-  return 0 - ((x | (0 - x)) >> 63);
+  return bn_value_barrier(0 - ((x | (0 - x)) >> 63));
 }
 
 /* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide

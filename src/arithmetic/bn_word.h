@@ -85,10 +85,12 @@ static inline crisp_limb bn_value_barrier(crisp_limb x) {
   return x;
 }
 
-/* All ones when x == y, else 0, without a branch. */
+/* All ones when x == y, else 0, without a branch. The mask goes through
+ * the barrier too: a compiler that can tell it is 0 or all ones may turn
+ * `value & mask` into a branch on it (clang does, in a table gather). */
 static inline crisp_limb bn_equal_mask(crisp_limb x, crisp_limb y) {
   const crisp_limb d = bn_value_barrier(x ^ y);
-  return ((d | (0 - d)) >> 63) - 1;
+  return bn_value_barrier(((d | (0 - d)) >> 63) - 1);
 }
 
 /* The borrow out (0 or 1) of the limb difference d = x - y - borrow in,
