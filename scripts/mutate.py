@@ -13,9 +13,10 @@ before its first "diff --git" say what the bug is; one of them may be
 for code only that CPU reaches: when the native `meson test` passes, the
 suite's test programs then run on that emulated CPU (arm64: a cross build
 under qemu-aarch64) before the mutant counts as survived. clang is not a
-CPU but a compiler: the test programs of a clang build, for a bug only
-clang's code shows (a stack wipe that gcc's frame layout happens not to
-need). long is not a CPU either: the md5-long stage's real 4 GiB messages
+CPU but a compiler: the test programs of a clang build and its memcheck
+constant-time tests, for a bug only clang's code shows (a stack wipe
+that gcc's frame layout happens not to need, a mask clang turns into a
+branch). long is not a CPU either: the md5-long stage's real 4 GiB messages
 (CRISP_TEST_LONG=1), for length arithmetic only they reach. msan is the
 ct-msan stage's build (test/ct_msan.c under MemorySanitizer, secrets
 poisoned), for a secret-dependent branch or address no functional test
@@ -216,7 +217,10 @@ class Mutation:
                 return True
             if not run(["meson", "compile", "-C", self.clang], log):
                 return False
-            return run(["meson", "test", "-C", self.clang, "--no-rebuild", *binary_tests(self.clang)], log, quarter)
+            if not run(["meson", "test", "-C", self.clang, "--no-rebuild", *binary_tests(self.clang)], log, quarter):
+                return False
+            # the memcheck constant-time tests, which binary_tests leaves out (valgrind runs them)
+            return run(["meson", "test", "-C", self.clang, "--no-rebuild", "--suite", "memcheck"], log, quarter)
         if cpu == "msan":
             c_args = (f"-fsanitize-ignorelist={self.tree}/test/ct_msan_ignore.txt"
                       f" -include {self.tree}/test/ct_msan_copies.h")
