@@ -366,7 +366,8 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * both lanes' 24 vectors of m do not fit in registers beside the
  * accumulators and t, and the compiler, left to hoist them all, spills
  * and reloads them in the pairs, and the loads of lane 1's as operands
- * cost less than that (lane 0's stay in registers). */
+ * cost less than that (lane 0's stay in registers). clang hoists them at
+ * three vectors too, so for clang both lanes' are hidden at every size. */
 #define DUAL_SQUARE_REDUCE_PAIR(move)                                                                   \
   do {                                                                                                  \
     const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};           \
