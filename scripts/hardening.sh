@@ -33,7 +33,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
-    wipe-builds) echo "test_wipe built by gcc and clang at -O2, -O3 and -Os, bound lazily, with and without LD_BIND_NOW=1" ;;
+    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1) and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
@@ -147,9 +147,13 @@ stage_ct-planted() {
 # test_wipe (no sanitizers: they lay the stack out their own way) built by
 # gcc and clang at -O2, -O3 and -Os: how deep frames reach, what is spilled
 # and which registers are saved is the compiler's and the level's choice,
-# and the wipes must cover each. Only the library and the test are built,
+# and the wipes must cover each. Only the library and the tests are built,
 # libcrisp linked without -z now (-Dlazy_binding=true) for
 # scripts/check_wipe_builds.py to run each bound lazily and with LD_BIND_NOW=1.
+# The memcheck constant-time tests (bn-ct, poly1305-ct, chacha20-ct) run in
+# each build too: whether a mask stays arithmetic or becomes a branch is
+# the compiler's choice as well (clang turns `x & mask` into a branch when
+# it can tell the mask is 0 or all ones).
 # The gcc builds and the clang builds go side by side, so that one's
 # single-threaded steps (meson setup, the test runs) overlap the other's
 # compiles; each compiler's lines are shown together, gcc first.
@@ -175,11 +179,25 @@ wipe_builds() {
   local level dir failed=0
   for level in 2 3 s; do
     dir=$build_prefix-wipe-$1-O$level
-    CC=$1 build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
-      -Ddebug=false -Doptimization="$level"
+    CC=$1 build_dir "$dir" test/test_wipe test/test_bn_ct test/test_poly1305_ct test/test_chacha20_ct -- \
+      -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false -Doptimization="$level"
     python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
+    memcheck_build "$1" "$level" "$dir" || failed=1
   done
   return "$failed"
+}
+
+# memcheck_build COMPILER LEVEL DIR: the memcheck suite of one wipe build.
+memcheck_build() {
+  local log=$native_dir/wipe-$1-O$2.memcheck.log
+  if meson test -C "$3" --no-rebuild --suite memcheck --print-errorlogs >"$log" 2>&1 &&
+    [ "$(grep -c ' OK ' "$log")" = 3 ]; then
+    printf '    %-6s -O%s %-14s passed (bn-ct, poly1305-ct, chacha20-ct under memcheck)\n' "$1" "$2" ""
+    return 0
+  fi
+  echo "    $1 -O$2 memcheck failed (bn-ct, poly1305-ct, chacha20-ct; $log):" >&2
+  grep -E 'FAIL|depends on|uninitialised|^==[0-9]+== +(at|by) ' "$log" | head -30 >&2
+  return 1
 }
 
 stage_tsan() {
