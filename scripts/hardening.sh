@@ -33,7 +33,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
-    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1) and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os" ;;
+    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1) and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os; test_wipe over the portable stack scrub" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
@@ -153,7 +153,9 @@ stage_ct-planted() {
 # The memcheck constant-time tests (bn-ct, poly1305-ct, chacha20-ct) run in
 # each build too: whether a mask stays arithmetic or becomes a branch is
 # the compiler's choice as well (clang turns `x & mask` into a branch when
-# it can tell the mask is 0 or all ones).
+# it can tell the mask is 0 or all ones). A seventh build, clang -O2 with
+# -DCRISP_SCRUB_PORTABLE, runs test_wipe over the portable C stack scrub
+# that targets without the assembly one build.
 # The gcc builds and the clang builds go side by side, so that one's
 # single-threaded steps (meson setup, the test runs) overlap the other's
 # compiles; each compiler's lines are shown together, gcc first.
@@ -184,6 +186,12 @@ wipe_builds() {
     python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
     memcheck_build "$1" "$level" "$dir" || failed=1
   done
+  # the portable C scrub, which other targets build, on this one
+  [ "$1" = clang ] || return "$failed"
+  dir=$build_prefix-wipe-clang-portable
+  CC=clang build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false \
+    -Doptimization=2 -Dc_args=-DCRISP_SCRUB_PORTABLE
+  python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
   return "$failed"
 }
 

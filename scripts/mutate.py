@@ -9,14 +9,16 @@
 
 A mutant is a patch that `git apply` takes at the repository root. Lines
 before its first "diff --git" say what the bug is; one of them may be
-  Emulate: qemu64 | Haswell | Broadwell | arm64 | clang | long | msan
+  Emulate: qemu64 | Haswell | Broadwell | arm64 | clang | portable-scrub | long | msan
 for code only that CPU reaches: when the native `meson test` passes, the
 suite's test programs then run on that emulated CPU (arm64: a cross build
 under qemu-aarch64) before the mutant counts as survived. clang is not a
 CPU but a compiler: the test programs of a clang build and its memcheck
 constant-time tests, for a bug only clang's code shows (a stack wipe
 that gcc's frame layout happens not to need, a mask clang turns into a
-branch). long is not a CPU either: the md5-long stage's real 4 GiB messages
+branch). portable-scrub is test_wipe on a clang build whose stack scrub is
+the portable C one (-DCRISP_SCRUB_PORTABLE), which x86-64 and arm64
+builds otherwise replace by assembly. long is not a CPU either: the md5-long stage's real 4 GiB messages
 (CRISP_TEST_LONG=1), for length arithmetic only they reach. msan is the
 ct-msan stage's build (test/ct_msan.c under MemorySanitizer, secrets
 poisoned), for a secret-dependent branch or address no functional test
@@ -164,6 +166,7 @@ class Mutation:
         self.native = os.path.join(scratch, "native")
         self.arm64 = os.path.join(scratch, "arm64")
         self.clang = os.path.join(scratch, "clang")
+        self.portable = os.path.join(scratch, "portable-scrub")
         self.msan = os.path.join(scratch, "msan")
 
     def prepare(self):
@@ -221,6 +224,13 @@ class Mutation:
                 return False
             # the memcheck constant-time tests, which binary_tests leaves out (valgrind runs them)
             return run(["meson", "test", "-C", self.clang, "--no-rebuild", "--suite", "memcheck"], log, quarter)
+        if cpu == "portable-scrub":
+            options = ["-Dtools=false", "-Dpeers=disabled", "-Dc_args=-DCRISP_SCRUB_PORTABLE"]
+            if not self.configure(self.portable, log, options, {"CC": "clang"}):
+                return True
+            if not run(["meson", "compile", "-C", self.portable, "test/test_wipe"], log):
+                return False
+            return run([os.path.join(self.portable, "test", "test_wipe")], log)
         if cpu == "msan":
             c_args = (f"-fsanitize-ignorelist={self.tree}/test/ct_msan_ignore.txt"
                       f" -include {self.tree}/test/ct_msan_copies.h")

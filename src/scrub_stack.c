@@ -10,7 +10,8 @@
 #define CRISP_SCRUB_STRING_OF(x) #x
 #define CRISP_SCRUB_STRING(x) CRISP_SCRUB_STRING_OF(x)
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE)
+#if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE) && \
+    !defined(CRISP_SCRUB_PORTABLE)
 /* x86-64: the stack pointer moved down by the depth, then stores of zero
  * from the top of that area down, then the stack pointer back. The area is
  * one piece right below this function's return address, so no word in it
@@ -93,7 +94,8 @@ __asm__(".pushsection .text\n"
         "  ret\n"
         ".size crisp_scrub_below, .-crisp_scrub_below\n"
         ".popsection\n");
-#elif defined(__aarch64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE)
+#elif defined(__aarch64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE) && \
+    !defined(CRISP_SCRUB_PORTABLE)
 /* AArch64: as on x86-64, one area right below the caller's stack pointer
  * (the return address stays in x30), the stack pointer moved down over
  * it while 64 bytes of zero pairs are stored from the top down. The depth
@@ -129,7 +131,10 @@ __asm__(".pushsection .text\n"
         ".size crisp_scrub_below, .-crisp_scrub_below\n"
         ".popsection\n");
 #else
-/* One piece of a scrub, then the pieces below it: each frame lies
+/* The portable scrub: other targets, and x86-64 or AArch64 built with
+ * -DCRISP_SCRUB_PORTABLE (TEST ONLY: the wipe-builds stage checks this
+ * code with test_wipe on a clang build).
+ * One piece of a scrub, then the pieces below it: each frame lies
  * right below the one before, so the stack is overwritten from the
  * caller's frame down, and no deeper than the pieces reach. Between two
  * pieces lie this function's own return address and saved registers, and
