@@ -32,7 +32,7 @@ def main():
             label = "LD_BIND_NOW=1" if bind_now else ""
             if result.returncode == 0:
                 compared = " ".join(re.findall(r"[0-9]* first calls compared", result.stdout))
-                print(f"    {compiler:<6} -{level} {label:<14} passed ({compared})", flush=True)
+                print(f"    {compiler:<6} {'-' + level:<9} {label:<14} passed ({compared})", flush=True)
             else:
                 print(f"    {compiler} -{level} {label + ' ' if label else ''}failed:", file=sys.stderr)
                 lines = [line for line in result.stdout.splitlines() if not line.startswith("[")]

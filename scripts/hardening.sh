@@ -200,7 +200,7 @@ memcheck_build() {
   local log=$native_dir/wipe-$1-O$2.memcheck.log
   if meson test -C "$3" --no-rebuild --suite memcheck --print-errorlogs >"$log" 2>&1 &&
     [ "$(grep -c ' OK ' "$log")" = 3 ]; then
-    printf '    %-6s -O%s %-14s passed (bn-ct, poly1305-ct, chacha20-ct under memcheck)\n' "$1" "$2" ""
+    printf '    %-6s %-9s %-14s passed (bn-ct, poly1305-ct, chacha20-ct under memcheck)\n' "$1" "-O$2" ""
     return 0
   fi
   echo "    $1 -O$2 memcheck failed (bn-ct, poly1305-ct, chacha20-ct; $log):" >&2
