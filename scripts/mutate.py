@@ -16,13 +16,13 @@ under qemu-aarch64) before the mutant counts as survived. clang is not a
 CPU but a compiler: the test programs of a clang build and its memcheck
 constant-time tests, for a bug only clang's code shows (a stack wipe
 that gcc's frame layout happens not to need, a mask clang turns into a
-branch). portable-scrub is test_wipe on a clang build whose stack scrub is
-the portable C one (-DCRISP_SCRUB_PORTABLE), which x86-64 and arm64
-builds otherwise replace by assembly. long is not a CPU either: the md5-long stage's real 4 GiB messages
-(CRISP_TEST_LONG=1), for length arithmetic only they reach. msan is the
-ct-msan stage's build (test/ct_msan.c under MemorySanitizer, secrets
-poisoned), for a secret-dependent branch or address no functional test
-can see.
+branch). portable-scrub is test_wipe on a clang build whose stack scrub
+is the portable C one (-DCRISP_SCRUB_PORTABLE), which x86-64 and arm64
+builds otherwise replace by assembly. long is not a CPU either: the
+md5-long stage's real 4 GiB messages (CRISP_TEST_LONG=1), for length
+arithmetic only they reach. msan is the ct-msan stage's build
+(test/ct_msan.c under MemorySanitizer, secrets poisoned), for a
+secret-dependent branch or address no functional test can see.
 
 The run plants each mutant in a scratch copy of the tree, rebuilds, runs
 the suite and reverts. Each mutant ends as one of: killed (a test failed),
