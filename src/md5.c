@@ -108,7 +108,7 @@ void crisp_md5(const void *data, size_t len, uint8_t digest[CRISP_MD5_DIGEST_SIZ
   const uint8_t *tail = len ? (const uint8_t *)data + whole * CRISP_MD5_BLOCK_SIZE : NULL;
   impl->blocks(state, pad, md5_pad(pad, tail, len));
   md5_digest(digest, state);
-  crisp_wipe(pad, sizeof pad);
+  crisp_wipe_lines(pad, sizeof pad);
 }
 
 /* Up to MANY_CHUNK streams: first the lanes whose buffered partial block the
