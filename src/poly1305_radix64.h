@@ -44,7 +44,7 @@ static inline void poly1305_radix64_tag(const uint64_t accumulator[3], const uin
   const uint64_t g0 = (uint64_t)t;
   t = (unsigned __int128)h[1] + (uint64_t)(t >> 64);
   const uint64_t g1 = (uint64_t)t;
-  const uint64_t take_g = 0 - ((h[2] + (uint64_t)(t >> 64)) >> 2);
+  const uint64_t take_g = crisp_value_barrier(0 - ((h[2] + (uint64_t)(t >> 64)) >> 2));
   const uint64_t f0 = h[0] ^ ((h[0] ^ g0) & take_g), f1 = h[1] ^ ((h[1] ^ g1) & take_g);
   t = (unsigned __int128)f0 + s[0];
   crisp_store64_le(tag, (uint64_t)t);

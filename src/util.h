@@ -21,12 +21,23 @@ static inline void crisp_wipe(void *p, size_t n) {
 
 /* Zeroes whole 64-byte lines from p, enough to cover bytes (the caller's
  * buffer has room up to the next multiple of 64): crisp_wipe for buffers
- * of a few hundred bytes or more, such as the vector kernels' states, whose
- * memset gcc expands into rep stos, which takes about 30 cycles to start;
- * a constant 64-byte crisp_wipe is one to four vector stores. */
+ * of a few hundred bytes on short paths, such as a pad or the vector
+ * kernels' states. A constant 64-byte crisp_wipe is one to four vector
+ * stores inline, where a longer memset is a call (meson.build). */
 static inline void crisp_wipe_lines(void *p, size_t bytes) {
   unsigned char *line = p;
   for (size_t done = 0; done < bytes; done += 64) crisp_wipe(line + done, 64);
+}
+
+/* Hides a value from the optimiser: a compiler that can tell a mask is 0
+ * or all ones (made from a carry, a borrow or a sign bit) may turn
+ * `value & mask` or a masked select back into a branch on it, so a mask
+ * made from a secret passes through this once formed. */
+static inline uint64_t crisp_value_barrier(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+  __asm__("" : "+r"(x));
+#endif
+  return x;
 }
 
 /* Overwrites the `bytes` of stack right below the caller's frame (below

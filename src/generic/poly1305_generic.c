@@ -95,7 +95,8 @@ void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]) {
   g2 = h2 + (g1 >> 26), g1 &= MASK26;
   g3 = h3 + (g2 >> 26), g2 &= MASK26;
   g4 = h4 + (g3 >> 26) - (1u << 26), g3 &= MASK26;
-  const uint32_t keep_g = (g4 >> 31) - 1u; /* all ones when g4 did not go negative */
+  /* all ones when g4 did not go negative */
+  const uint32_t keep_g = (uint32_t)crisp_value_barrier((g4 >> 31) - 1u);
   h0 = (h0 & ~keep_g) | (g0 & keep_g);
   h1 = (h1 & ~keep_g) | (g1 & keep_g);
   h2 = (h2 & ~keep_g) | (g2 & keep_g);

@@ -150,7 +150,7 @@ static inline crisp_limb crisp_bn_abs_diff(crisp_limb *d, const crisp_limb *a, s
     borrow = _subborrow_u64(borrow, a[i], 0, &s);
     d[i] = s;
   }
-  crisp_limb mask = (crisp_limb)0 - borrow;
+  const crisp_limb mask = crisp_value_barrier((crisp_limb)0 - borrow);
   crisp_bn_xor_mask(d, hn, mask);
   crisp_bn_add_carry_x86_64(d, hn, (unsigned char)borrow);
   return borrow;
@@ -225,7 +225,7 @@ static void crisp_bn_karatsuba(crisp_limb *z, const crisp_limb *x, const crisp_l
   crisp_bn_mul_equal(z + 2 * low, x + low, y + low, high, deeper, square);
   crisp_bn_mul_equal(product, dx, square ? dx : dy, high, deeper, square);
 
-  const crisp_limb subtract = (crisp_limb)0 - (negative ^ 1);
+  const crisp_limb subtract = crisp_value_barrier((crisp_limb)0 - (negative ^ 1));
 #ifdef CRISP_ROW_KARATSUBA_FOLD
   if (crisp_karatsuba_folds(n)) { /* z0 + z2 +- product straight into z + low */
     if (square)
@@ -409,7 +409,7 @@ static inline void crisp_bn_redc(crisp_limb *r, crisp_limb *t, const crisp_limb 
   crisp_limb top = crisp_bn_add_n_x86_64(t + n, t + n, t, n, 0);
   crisp_limb borrow = crisp_bn_sub_n_x86_64(t, t + n, m, n, 0);
   /* keep the difference when top:t[n..2n) >= m, i.e. a carry out or no borrow */
-  crisp_limb keep_difference = (crisp_limb)0 - (top | (borrow ^ 1));
+  const crisp_limb keep_difference = crisp_value_barrier((crisp_limb)0 - (top | (borrow ^ 1)));
   for (size_t i = 0; i < n; i++) r[i] = (t[i] & keep_difference) | (t[n + i] & ~keep_difference);
 }
 
