@@ -46,8 +46,8 @@ static crisp_limb mont_inv(crisp_limb m0) {
 /* All ones when x is nonzero, else 0; the mask hidden too, as in
  * bn_equal_mask. */
 static crisp_limb nonzero_mask(crisp_limb x) {
-  x = bn_value_barrier(x);
-  return bn_value_barrier(0 - ((x | (0 - x)) >> 63));
+  x = crisp_value_barrier(x);
+  return crisp_value_barrier(0 - ((x | (0 - x)) >> 63));
 }
 
 /* out = x mod m for x of 2h limbs below m R (R = 2^(64h)), held in wide
@@ -121,7 +121,7 @@ static void garner(const crt_scratch *s, const crisp_limb *p, const crisp_limb *
   memset(s->wide + h, 0, h * LIMB_BYTES);
   reduce_wide(m2p, s->wide, p, s->r2p, h, pinv, tmp);
   const crisp_limb borrow = bn_sub_row(diff, s->m1, m2p, h);
-  const crisp_limb add_p = 0 - bn_value_barrier(borrow);
+  const crisp_limb add_p = 0 - crisp_value_barrier(borrow);
   for (size_t i = 0; i < h; i++) tmp[i] = p[i] & add_p;
   add_into(diff, h, tmp, h);                    /* + p when it borrowed */
   mul->mont_mul(tmp, qinv, s->r2p, p, h, pinv); /* qinv R mod p */

@@ -16,6 +16,7 @@
 #endif
 
 #include "crisp/bn.h"
+#include "util.h"
 
 #if defined(__SIZEOF_INT128__) && !defined(CRISP_BN_NO_INT128)
 #define CRISP_BN_HAVE_INT128 1
@@ -76,21 +77,12 @@ static inline crisp_limb bn_mul_row(crisp_limb *z, const crisp_limb *x, size_t n
   return carry;
 }
 
-/* Hides a value from the optimiser so that mask arithmetic on it is not
- * turned back into a branch. */
-static inline crisp_limb bn_value_barrier(crisp_limb x) {
-#if defined(__GNUC__) || defined(__clang__)
-  __asm__("" : "+r"(x));
-#endif
-  return x;
-}
-
 /* All ones when x == y, else 0, without a branch. The mask goes through
  * the barrier too: a compiler that can tell it is 0 or all ones may turn
  * `value & mask` into a branch on it (clang does, in a table gather). */
 static inline crisp_limb bn_equal_mask(crisp_limb x, crisp_limb y) {
-  const crisp_limb d = bn_value_barrier(x ^ y);
-  return bn_value_barrier(((d | (0 - d)) >> 63) - 1);
+  const crisp_limb d = crisp_value_barrier(x ^ y);
+  return crisp_value_barrier(((d | (0 - d)) >> 63) - 1);
 }
 
 /* The borrow out (0 or 1) of the limb difference d = x - y - borrow in,
@@ -135,7 +127,7 @@ static inline crisp_limb bn_borrow_chain(const crisp_limb *a, const crisp_limb *
 static inline crisp_limb bn_less_than(const crisp_limb *a, const crisp_limb *b, size_t n) {
   const crisp_limb borrow = bn_borrow_chain(a, b, n - 1);
   const crisp_limb x = a[n - 1], y = b[n - 1];
-  return bn_value_barrier(bn_borrow_out(x, y, x - y - borrow));
+  return crisp_value_barrier(bn_borrow_out(x, y, x - y - borrow));
 }
 
 /* 1 when a < m and b < m (n limbs each, n >= 1), else 0: both borrows
@@ -144,7 +136,7 @@ static inline crisp_limb bn_both_less_than(const crisp_limb *a, const crisp_limb
                                            size_t n) {
   const crisp_limb borrow_a = bn_borrow_chain(a, m, n - 1), borrow_b = bn_borrow_chain(b, m, n - 1);
   const crisp_limb x = a[n - 1], y = b[n - 1], z = m[n - 1];
-  return bn_value_barrier(bn_borrow_out(x, z, x - z - borrow_a) & bn_borrow_out(y, z, y - z - borrow_b));
+  return crisp_value_barrier(bn_borrow_out(x, z, x - z - borrow_a) & bn_borrow_out(y, z, y - z - borrow_b));
 }
 
 /* z[0..n) = x[0..n) - y[0..n), returns the borrow (0 or 1). */
@@ -192,7 +184,7 @@ static inline void bn_double_mod(crisp_limb *x, const crisp_limb *m, size_t n, c
 #endif
   }
   /* 2x < 2m: keep 2x only when it did not carry out and is below m. */
-  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (shifted_out ^ 1));
+  const crisp_limb keep_mask = 0 - crisp_value_barrier(borrow & (shifted_out ^ 1));
   for (size_t i = 0; i < n; i++) x[i] = (x[i] & keep_mask) | (difference[i] & ~keep_mask);
 }
 
@@ -224,7 +216,7 @@ static inline void bn_mont_reduce(crisp_limb *r, crisp_limb *t, const crisp_limb
   crisp_limb *const high = t + n;
   crisp_limb *const difference = t; /* the low half is spent: reuse it */
   const crisp_limb borrow = bn_sub_row(difference, high, m, n);
-  const crisp_limb keep_mask = 0 - bn_value_barrier(borrow & (top ^ 1));
+  const crisp_limb keep_mask = 0 - crisp_value_barrier(borrow & (top ^ 1));
   for (size_t i = 0; i < n; i++) r[i] = (high[i] & keep_mask) | (difference[i] & ~keep_mask);
 }
 
