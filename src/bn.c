@@ -170,15 +170,18 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
  * used overwritten (src/scrub_depths.h). */
 int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
   const int status = bn_mul(z, x, xn, y, yn);
-  const int generic = crisp_active_bn_mul()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_below(CRISP_SCRUB_BN_MUL_BYTES(xn < yn ? xn : yn, generic));
+  const crisp_bn_mul_impl *impl = crisp_active_bn_mul();
+  const size_t shorter = xn < yn ? xn : yn;
+  if (shorter >= impl->registers_only_below)
+    crisp_scrub_below(CRISP_SCRUB_BN_MUL_BYTES(shorter, impl->info.level == CRISP_LEVEL_GENERIC));
   return status;
 }
 
 int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
   const int status = bn_sqr(z, x, n);
-  const int generic = crisp_active_bn_sqr()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_below(CRISP_SCRUB_BN_SQR_BYTES(n, generic));
+  const crisp_bn_sqr_impl *impl = crisp_active_bn_sqr();
+  if (n >= impl->registers_only_below)
+    crisp_scrub_below(CRISP_SCRUB_BN_SQR_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC));
   return status;
 }
 

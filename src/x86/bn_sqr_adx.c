@@ -30,4 +30,8 @@ void crisp_bn_sqr_x86_64_adx(crisp_limb *z, const crisp_limb *x, size_t n) {
 const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_sqr_x86_64_adx_impl),
     crisp_bn_sqr_x86_64_adx,
+    /* the unrolled, window and row triangles and the diagonal, all
+     * assembly whose frames hold saved registers and the loops' pointers
+     * and counts */
+    .registers_only_below = CRISP_KARATSUBA_SQR_MIN,
 };
