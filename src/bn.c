@@ -16,30 +16,68 @@ static int limbs_overlap(const crisp_limb *a, size_t an, const crisp_limb *b, si
   return crisp_overlaps(a, an * LIMB_BYTES, b, bn * LIMB_BYTES);
 }
 
+/* The work of crisp_bn_mul, crisp_bn_sqr and crisp_bn_mul_add, each also
+ * writing *scrub, how much stack its public call overwrites after it
+ * (src/scrub_depths.h): by the implementation that ran and the size, or
+ * none where that implementation keeps the values in registers
+ * (registers_only_below) and was chosen before the call. The call that
+ * chooses it runs the CPU probe with the arguments kept in its frames,
+ * and scrubs. An error leaves the deepest depth of the size's class. */
 static __attribute__((noinline)) int bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn,
-                                            const crisp_limb *y, size_t yn) {
+                                            const crisp_limb *y, size_t yn, size_t *scrub) {
+  const size_t shorter = xn < yn ? xn : yn;
+  *scrub = CRISP_SCRUB_BN_MUL_BYTES(shorter, 1);
   if (!z || !x || !y || !xn || !yn) return CRISP_E_INVALID;
   if (xn > MAX_LIMBS || yn > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, xn + yn, x, xn) || limbs_overlap(z, xn + yn, y, yn)) return CRISP_E_INVALID;
-  crisp_active_bn_mul()->mul(z, x, xn, y, yn);
+  const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MUL);
+  const crisp_bn_mul_impl *impl = chosen ? crisp_impl_as_bn_mul(chosen) : crisp_active_bn_mul();
+  impl->mul(z, x, xn, y, yn);
+  *scrub = chosen && shorter < impl->registers_only_below
+               ? 0
+               : CRISP_SCRUB_BN_MUL_BYTES(shorter, impl->info.level == CRISP_LEVEL_GENERIC);
   return CRISP_OK;
 }
 
-static __attribute__((noinline)) int bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
+static __attribute__((noinline)) int bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n, size_t *scrub) {
+  *scrub = CRISP_SCRUB_BN_SQR_BYTES(n, 1);
   if (!z || !x || !n) return CRISP_E_INVALID;
   if (n > MAX_LIMBS) return CRISP_E_RANGE;
   if (limbs_overlap(z, 2 * n, x, n)) return CRISP_E_INVALID;
-  crisp_active_bn_sqr()->sqr(z, x, n);
+  const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_SQR);
+  const crisp_bn_sqr_impl *impl = chosen ? crisp_impl_as_bn_sqr(chosen) : crisp_active_bn_sqr();
+  impl->sqr(z, x, n);
+  *scrub = chosen && n < impl->registers_only_below
+               ? 0
+               : CRISP_SCRUB_BN_SQR_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
   return CRISP_OK;
 }
 
+/* The multiply-add on the call that chooses its implementation. */
+static __attribute__((noinline)) crisp_limb mul_add_first(crisp_limb *z, const crisp_limb *x, size_t n,
+                                                          crisp_limb k) {
+  return crisp_active_bn_mul_add()->mul_add(z, x, n, k);
+}
+
+/* k, the multiplier, may be secret, and a compiler may keep a value in
+ * the frame across a call (gcc -Os does): so once it is read, the only
+ * call made is the kernel's, after which it is dead, and the first use is
+ * a call of its own, whose frame the full scrub covers. */
 static __attribute__((noinline)) int bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k,
-                                                crisp_limb *carry) {
+                                                crisp_limb *carry, size_t *scrub) {
+  *scrub = CRISP_SCRUB_BN_MUL_ADD_BYTES;
   if (!z || !x || !n || !carry) return CRISP_E_INVALID;
   if (n > MAX_LIMBS) return CRISP_E_RANGE;
   /* x == z works limb by limb; a shifted overlap would read written limbs. */
   if (x != z && limbs_overlap(z, n, x, n)) return CRISP_E_INVALID;
-  *carry = crisp_active_bn_mul_add()->mul_add(z, x, n, k);
+  const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MUL_ADD);
+  if (!chosen) {
+    *carry = mul_add_first(z, x, n, k);
+    return CRISP_OK;
+  }
+  const crisp_bn_mul_add_impl *impl = crisp_impl_as_bn_mul_add(chosen);
+  *carry = impl->mul_add(z, x, n, k);
+  *scrub = n < impl->registers_only_below ? 0 : CRISP_SCRUB_BN_MUL_ADD_BYTES;
   return CRISP_OK;
 }
 
@@ -169,25 +207,23 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
 /* The public calls: the work above as a call of its own, then the stack it
  * used overwritten (src/scrub_depths.h). */
 int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
-  const int status = bn_mul(z, x, xn, y, yn);
-  const crisp_bn_mul_impl *impl = crisp_active_bn_mul();
-  const size_t shorter = xn < yn ? xn : yn;
-  if (shorter >= impl->registers_only_below)
-    crisp_scrub_below(CRISP_SCRUB_BN_MUL_BYTES(shorter, impl->info.level == CRISP_LEVEL_GENERIC));
+  size_t scrub;
+  const int status = bn_mul(z, x, xn, y, yn, &scrub);
+  if (scrub) crisp_scrub_below(scrub);
   return status;
 }
 
 int crisp_bn_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
-  const int status = bn_sqr(z, x, n);
-  const crisp_bn_sqr_impl *impl = crisp_active_bn_sqr();
-  if (n >= impl->registers_only_below)
-    crisp_scrub_below(CRISP_SCRUB_BN_SQR_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC));
+  size_t scrub;
+  const int status = bn_sqr(z, x, n, &scrub);
+  if (scrub) crisp_scrub_below(scrub);
   return status;
 }
 
 int crisp_bn_mul_add(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k, crisp_limb *carry) {
-  const int status = bn_mul_add(z, x, n, k, carry);
-  crisp_scrub_below(CRISP_SCRUB_BN_MUL_ADD_BYTES);
+  size_t scrub;
+  const int status = bn_mul_add(z, x, n, k, carry, &scrub);
+  if (scrub) crisp_scrub_below(scrub);
   return status;
 }
 

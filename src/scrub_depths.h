@@ -32,9 +32,10 @@
  * depth passes the bound the entry's header states. Fixed-size arrays set
  * most of them: Karatsuba's scratch and the Montgomery products are sized
  * by class of limbs, the AEAD's short buffer and MAC state by class of
- * message. A bignum implementation whose small products and squares keep
- * their values in registers says up to which size (registers_only_below,
- * src/impl.h); its public calls skip the scrub below it. */
+ * message. A bignum implementation whose products, squares or
+ * multiply-adds keep their values in registers says up to which size
+ * (registers_only_below, src/impl.h); below it its public calls skip the
+ * scrub, but for the call that runs the CPU probe (src/bn.c). */
 #if defined(__OPTIMIZE_SIZE__)
 #define CRISP_SCRUB_BUILD(optimized_for_speed, optimized_for_size) ((size_t)(optimized_for_size))
 #else

@@ -13,8 +13,15 @@ extern _Atomic(const crisp_impl_info *) crisp_active_impl[CRISP_KERNEL_COUNT];
  * the implementation selected for kernel. */
 const crisp_impl_info *crisp_dispatch_first_use(crisp_kernel kernel);
 
+/* The implementation chosen for kernel, or NULL before its first use. A
+ * front-end that must make no call before its kernel's takes the first
+ * use, which probes the CPU, apart (src/bn.c). */
+static inline const crisp_impl_info *crisp_chosen(crisp_kernel kernel) {
+  return atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
+}
+
 static inline const crisp_impl_info *crisp_active(crisp_kernel kernel) {
-  const crisp_impl_info *impl = atomic_load_explicit(&crisp_active_impl[kernel], memory_order_acquire);
+  const crisp_impl_info *impl = crisp_chosen(kernel);
   return impl ? impl : crisp_dispatch_first_use(kernel);
 }
 

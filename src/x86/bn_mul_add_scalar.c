@@ -10,4 +10,6 @@ crisp_limb crisp_bn_mul_add_x86_64(crisp_limb *z, const crisp_limb *x, size_t n,
 const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_impl),
     crisp_bn_mul_add_x86_64,
+    /* every length: bn_rows_scalar.S, whose rows touch no stack */
+    .registers_only_below = SIZE_MAX,
 };
