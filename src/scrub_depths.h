@@ -102,15 +102,23 @@
 #define CRISP_SCRUB_BN_SQR_BYTES(n, generic)         \
   ((n) < 32     ? CRISP_SCRUB_BN_SCHOOLBOOK(generic) \
    : (n) <= 48  ? CRISP_SCRUB_BN_SQR_LEAST_BYTES     \
-   : (n) <= 64  ? (size_t)5376                       \
-   : (n) <= 128 ? (size_t)8448                       \
-                : (size_t)15360)
+   : (n) <= 64  ? CRISP_SCRUB_BN_SQR_SMALL_BYTES     \
+   : (n) <= 128 ? CRISP_SCRUB_BN_SQR_MEDIUM_BYTES    \
+                : CRISP_SCRUB_BN_SQR_LARGE_BYTES)
+/* On x86-64 a square's Karatsuba frames are sized for squares
+ * (CRISP_KARATSUBA_SQR_SCRATCH), shallower than a product's. */
 #if defined(__x86_64__)
 #define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)3328)
 #define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)2304)
+#define CRISP_SCRUB_BN_SQR_SMALL_BYTES ((size_t)3840)
+#define CRISP_SCRUB_BN_SQR_MEDIUM_BYTES ((size_t)7168)
+#define CRISP_SCRUB_BN_SQR_LARGE_BYTES ((size_t)13824)
 #else
 #define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)6400)
 #define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)5376)
+#define CRISP_SCRUB_BN_SQR_SMALL_BYTES ((size_t)5376)
+#define CRISP_SCRUB_BN_SQR_MEDIUM_BYTES ((size_t)8448)
+#define CRISP_SCRUB_BN_SQR_LARGE_BYTES ((size_t)15360)
 #endif
 #define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)768)
 /* Montgomery products by n and by whether the kernel is the portable C

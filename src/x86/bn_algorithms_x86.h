@@ -361,6 +361,22 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
     crisp_bn_mul_large(z, x, xn, y, yn);
 }
 
+/* A square's scratch for operands up to n limbs: each level's
+ * (crisp_karatsuba_level_scratch without the fold, which needs less) down
+ * to CRISP_KARATSUBA_SQR_MIN, where the squares turn schoolbook. It grows
+ * with n, so a class's frame takes it for the class's largest operand;
+ * a square recurses into squares only, so it needs less than a product's
+ * CRISP_KARATSUBA_SCRATCH, whose threshold is lower. */
+#define CRISP_KSQ_HALF(n) (((n) + 1) / 2)
+#define CRISP_KSQ_LEVEL(n) ((n) < CRISP_KARATSUBA_SQR_MIN ? 0 : 6 * CRISP_KSQ_HALF(n) + 1)
+#define CRISP_KARATSUBA_SQR_SCRATCH(n)                       \
+  (CRISP_KSQ_LEVEL(n) + CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(n)) + \
+   CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(CRISP_KSQ_HALF(n))) +      \
+   CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(n)))))
+_Static_assert(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KARATSUBA_MAX)))) <
+                   CRISP_KARATSUBA_SQR_MIN,
+               "CRISP_KARATSUBA_SQR_SCRATCH counts four levels");
+
 static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
   crisp_limb scratch[CRISP_KARATSUBA_LEAST_SCRATCH];
@@ -369,19 +385,19 @@ static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, 
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_small(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_SMALL)];
+  crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_SMALL)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_medium(crisp_limb *z, const crisp_limb *x,
                                                                   size_t n) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MEDIUM)];
+  crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_MEDIUM)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_large(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)];
+  crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_MAX)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
 }
 
