@@ -96,25 +96,31 @@
 #define CRISP_SCRUB_BN_MUL_BYTES(n, generic)         \
   ((n) < 32     ? CRISP_SCRUB_BN_SCHOOLBOOK(generic) \
    : (n) <= 48  ? CRISP_SCRUB_BN_MUL_LEAST_BYTES     \
-   : (n) <= 64  ? (size_t)6400                       \
-   : (n) <= 128 ? (size_t)11008                      \
-                : (size_t)19712)
+   : (n) <= 64  ? CRISP_SCRUB_BN_MUL_SMALL_BYTES     \
+   : (n) <= 128 ? CRISP_SCRUB_BN_MUL_MEDIUM_BYTES    \
+                : CRISP_SCRUB_BN_MUL_LARGE_BYTES)
 #define CRISP_SCRUB_BN_SQR_BYTES(n, generic)         \
   ((n) < 32     ? CRISP_SCRUB_BN_SCHOOLBOOK(generic) \
    : (n) <= 48  ? CRISP_SCRUB_BN_SQR_LEAST_BYTES     \
    : (n) <= 64  ? CRISP_SCRUB_BN_SQR_SMALL_BYTES     \
    : (n) <= 128 ? CRISP_SCRUB_BN_SQR_MEDIUM_BYTES    \
                 : CRISP_SCRUB_BN_SQR_LARGE_BYTES)
-/* On x86-64 a square's Karatsuba frames are sized for squares
- * (CRISP_KARATSUBA_SQR_SCRATCH), shallower than a product's. */
+/* On x86-64 the Karatsuba frames are sized to what products and squares
+ * write (CRISP_KARATSUBA_MUL_SCRATCH, CRISP_KARATSUBA_SQR_SCRATCH). */
 #if defined(__x86_64__)
 #define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)3328)
+#define CRISP_SCRUB_BN_MUL_SMALL_BYTES ((size_t)5120)
+#define CRISP_SCRUB_BN_MUL_MEDIUM_BYTES ((size_t)9472)
+#define CRISP_SCRUB_BN_MUL_LARGE_BYTES ((size_t)18432)
 #define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)2304)
 #define CRISP_SCRUB_BN_SQR_SMALL_BYTES ((size_t)3840)
 #define CRISP_SCRUB_BN_SQR_MEDIUM_BYTES ((size_t)7168)
 #define CRISP_SCRUB_BN_SQR_LARGE_BYTES ((size_t)13824)
 #else
 #define CRISP_SCRUB_BN_MUL_LEAST_BYTES ((size_t)6400)
+#define CRISP_SCRUB_BN_MUL_SMALL_BYTES ((size_t)6400)
+#define CRISP_SCRUB_BN_MUL_MEDIUM_BYTES ((size_t)11008)
+#define CRISP_SCRUB_BN_MUL_LARGE_BYTES ((size_t)19712)
 #define CRISP_SCRUB_BN_SQR_LEAST_BYTES ((size_t)5376)
 #define CRISP_SCRUB_BN_SQR_SMALL_BYTES ((size_t)5376)
 #define CRISP_SCRUB_BN_SQR_MEDIUM_BYTES ((size_t)8448)

@@ -298,6 +298,27 @@ static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, si
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
 }
 
+/* The scratch the Karatsuba calls under crisp_bn_mul_equal(n) write for
+ * operands up to n limbs: each level's (crisp_karatsuba_level_scratch
+ * without the fold, which needs less) down to the threshold where the
+ * schoolbook takes over, CRISP_KARATSUBA_MUL_MIN for a product and
+ * CRISP_KARATSUBA_SQR_MIN for a square, which recurses into squares only.
+ * It grows with n, so a class's frame takes it for the class's largest
+ * operand; four levels reach below both thresholds from
+ * CRISP_KARATSUBA_MAX. */
+#define CRISP_KARATSUBA_HALF(n) (((n) + 1) / 2)
+#define CRISP_KARATSUBA_LEVEL(n, min) ((n) < (min) ? 0 : 6 * CRISP_KARATSUBA_HALF(n) + 1)
+#define CRISP_KARATSUBA_LEVELS(n, min)                                                   \
+  (CRISP_KARATSUBA_LEVEL(n, min) + CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(n), min) + \
+   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n)), min) +           \
+   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n))), min))
+#define CRISP_KARATSUBA_MUL_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_MUL_MIN)
+#define CRISP_KARATSUBA_SQR_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_SQR_MIN)
+_Static_assert(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(
+                   CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_MAX)))) < CRISP_KARATSUBA_MUL_MIN &&
+                   CRISP_KARATSUBA_MUL_MIN <= CRISP_KARATSUBA_SQR_MIN,
+               "CRISP_KARATSUBA_LEVELS counts four levels");
+
 /* One frame per size class of the Karatsuba operand, so that a product
  * takes the stack its size needs rather than the largest size's (and the
  * public call's scrub, sized by the same classes, covers no more): the
@@ -323,19 +344,19 @@ static __attribute__((noinline, unused)) void crisp_bn_mul_least(crisp_limb *z, 
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_small(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_SMALL)], block[2 * CRISP_KARATSUBA_SMALL];
+  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_SMALL)], block[2 * CRISP_KARATSUBA_SMALL];
   crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_medium(crisp_limb *z, const crisp_limb *x,
                                                                   size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MEDIUM)], block[2 * CRISP_KARATSUBA_MEDIUM];
+  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MEDIUM)], block[2 * CRISP_KARATSUBA_MEDIUM];
   crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_large(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_SCRATCH(CRISP_KARATSUBA_MAX)], block[2 * CRISP_KARATSUBA_MAX];
+  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MAX)], block[2 * CRISP_KARATSUBA_MAX];
   crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
 }
 
@@ -360,22 +381,6 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
   else
     crisp_bn_mul_large(z, x, xn, y, yn);
 }
-
-/* A square's scratch for operands up to n limbs: each level's
- * (crisp_karatsuba_level_scratch without the fold, which needs less) down
- * to CRISP_KARATSUBA_SQR_MIN, where the squares turn schoolbook. It grows
- * with n, so a class's frame takes it for the class's largest operand;
- * a square recurses into squares only, so it needs less than a product's
- * CRISP_KARATSUBA_SCRATCH, whose threshold is lower. */
-#define CRISP_KSQ_HALF(n) (((n) + 1) / 2)
-#define CRISP_KSQ_LEVEL(n) ((n) < CRISP_KARATSUBA_SQR_MIN ? 0 : 6 * CRISP_KSQ_HALF(n) + 1)
-#define CRISP_KARATSUBA_SQR_SCRATCH(n)                       \
-  (CRISP_KSQ_LEVEL(n) + CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(n)) + \
-   CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(CRISP_KSQ_HALF(n))) +      \
-   CRISP_KSQ_LEVEL(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(n)))))
-_Static_assert(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KSQ_HALF(CRISP_KARATSUBA_MAX)))) <
-                   CRISP_KARATSUBA_SQR_MIN,
-               "CRISP_KARATSUBA_SQR_SCRATCH counts four levels");
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
