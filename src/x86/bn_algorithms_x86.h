@@ -45,12 +45,28 @@ typedef unsigned __int128 crisp_dlimb;
 #endif
 /* Squares below the threshold run the schoolbook. */
 #define CRISP_SQR_SCHOOLBOOK(n) ((n) < CRISP_KARATSUBA_SQR_MIN)
-/* Scratch one Karatsuba call of size n needs, its recursion included:
- * 6 * ceil(n/2) + 1 <= 3n + 4 at this level, then the same for ceil(n/2)
- * below (crisp_karatsuba_scratch_used): at most 6n plus 4 per level, and
- * a level halves n. Every frame that holds a scratch is sized by this, so
- * the bound is kept tight. */
-#define CRISP_KARATSUBA_SCRATCH(n) (6 * (n) + 64)
+/* The scratch the Karatsuba calls under crisp_bn_mul_equal(n) write for
+ * operands up to n limbs (crisp_karatsuba_scratch_used, below, counts
+ * it exactly for one n): each level's (crisp_karatsuba_level_scratch
+ * without the fold, which needs less) down to the threshold where the
+ * schoolbook takes over, CRISP_KARATSUBA_MUL_MIN for a product and
+ * CRISP_KARATSUBA_SQR_MIN for a square, which recurses into squares only.
+ * It grows with n, so a class's frame takes it for the class's largest
+ * operand. Every frame that holds a scratch is sized by it; a product's
+ * bound covers a square's, whose threshold is not lower. Four levels
+ * reach below both thresholds from CRISP_KARATSUBA_MAX. */
+#define CRISP_KARATSUBA_HALF(n) (((n) + 1) / 2)
+#define CRISP_KARATSUBA_LEVEL(n, min) ((n) < (min) ? 0 : 6 * CRISP_KARATSUBA_HALF(n) + 1)
+#define CRISP_KARATSUBA_LEVELS(n, min)                                                   \
+  (CRISP_KARATSUBA_LEVEL(n, min) + CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(n), min) + \
+   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n)), min) +           \
+   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n))), min))
+#define CRISP_KARATSUBA_MUL_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_MUL_MIN)
+#define CRISP_KARATSUBA_SQR_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_SQR_MIN)
+_Static_assert(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(
+                   CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_MAX)))) < CRISP_KARATSUBA_MUL_MIN &&
+                   CRISP_KARATSUBA_MUL_MIN <= CRISP_KARATSUBA_SQR_MIN,
+               "CRISP_KARATSUBA_LEVELS counts four levels");
 
 /* The schoolbook product: the flavour's register-window product
  * (CRISP_ROW_MUL_WINDOW, lengths that are multiples of 8) where it applies,
@@ -298,27 +314,6 @@ static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, si
   crisp_wipe(scratch, crisp_karatsuba_scratch_used(n, 1) * sizeof *scratch);
 }
 
-/* The scratch the Karatsuba calls under crisp_bn_mul_equal(n) write for
- * operands up to n limbs: each level's (crisp_karatsuba_level_scratch
- * without the fold, which needs less) down to the threshold where the
- * schoolbook takes over, CRISP_KARATSUBA_MUL_MIN for a product and
- * CRISP_KARATSUBA_SQR_MIN for a square, which recurses into squares only.
- * It grows with n, so a class's frame takes it for the class's largest
- * operand; four levels reach below both thresholds from
- * CRISP_KARATSUBA_MAX. */
-#define CRISP_KARATSUBA_HALF(n) (((n) + 1) / 2)
-#define CRISP_KARATSUBA_LEVEL(n, min) ((n) < (min) ? 0 : 6 * CRISP_KARATSUBA_HALF(n) + 1)
-#define CRISP_KARATSUBA_LEVELS(n, min)                                                   \
-  (CRISP_KARATSUBA_LEVEL(n, min) + CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(n), min) + \
-   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n)), min) +           \
-   CRISP_KARATSUBA_LEVEL(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(n))), min))
-#define CRISP_KARATSUBA_MUL_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_MUL_MIN)
-#define CRISP_KARATSUBA_SQR_SCRATCH(n) CRISP_KARATSUBA_LEVELS(n, CRISP_KARATSUBA_SQR_MIN)
-_Static_assert(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(
-                   CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_MAX)))) < CRISP_KARATSUBA_MUL_MIN &&
-                   CRISP_KARATSUBA_MUL_MIN <= CRISP_KARATSUBA_SQR_MIN,
-               "CRISP_KARATSUBA_LEVELS counts four levels");
-
 /* One frame per size class of the Karatsuba operand, so that a product
  * takes the stack its size needs rather than the largest size's (and the
  * public call's scrub, sized by the same classes, covers no more): the
@@ -327,18 +322,10 @@ _Static_assert(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(CRISP_KARATSUBA_HALF(
 #define CRISP_KARATSUBA_LEAST 48
 #define CRISP_KARATSUBA_SMALL 64
 #define CRISP_KARATSUBA_MEDIUM 128
-/* The least class's halves (at most 24 limbs) lie below every threshold,
- * so its one level writes all the scratch it uses: 6 ceil(n/2) + 1 limbs,
- * a bound tighter than CRISP_KARATSUBA_SCRATCH's. */
-_Static_assert((CRISP_KARATSUBA_LEAST + 1) / 2 < CRISP_KARATSUBA_MUL_MIN &&
-                   (CRISP_KARATSUBA_LEAST + 1) / 2 < CRISP_KARATSUBA_SQR_MIN &&
-                   (CRISP_KARATSUBA_LEAST + 1) / 2 < 32,
-               "the least Karatsuba class recurses");
-#define CRISP_KARATSUBA_LEAST_SCRATCH (6 * ((CRISP_KARATSUBA_LEAST + 1) / 2) + 1)
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_least(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_LEAST_SCRATCH], block[2 * CRISP_KARATSUBA_LEAST];
+  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_LEAST)], block[2 * CRISP_KARATSUBA_LEAST];
   crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
 }
 
@@ -384,7 +371,7 @@ static inline void crisp_bn_mul_any(crisp_limb *z, const crisp_limb *x, size_t x
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
-  crisp_limb scratch[CRISP_KARATSUBA_LEAST_SCRATCH];
+  crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_LEAST)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
 }
 

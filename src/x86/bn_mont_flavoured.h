@@ -66,21 +66,22 @@ static __attribute__((noinline)) void mont_rows_schoolbook(crisp_limb *r, const 
 static __attribute__((noinline)) void mont_rows_small(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                                       const crisp_limb *m, size_t n, crisp_limb minv,
                                                       int square) {
-  crisp_limb product[2 * MONT_SMALL_LIMBS], scratch[CRISP_KARATSUBA_SCRATCH(MONT_SMALL_LIMBS)];
+  crisp_limb product[2 * MONT_SMALL_LIMBS], scratch[CRISP_KARATSUBA_MUL_SCRATCH(MONT_SMALL_LIMBS)];
   product_reduce(r, a, b, m, n, minv, square, product, scratch);
 }
 
 static __attribute__((noinline)) void mont_rows_medium(crisp_limb *r, const crisp_limb *a,
                                                        const crisp_limb *b, const crisp_limb *m, size_t n,
                                                        crisp_limb minv, int square) {
-  crisp_limb product[2 * MONT_MEDIUM_LIMBS], scratch[CRISP_KARATSUBA_SCRATCH(MONT_MEDIUM_LIMBS)];
+  crisp_limb product[2 * MONT_MEDIUM_LIMBS], scratch[CRISP_KARATSUBA_MUL_SCRATCH(MONT_MEDIUM_LIMBS)];
   product_reduce(r, a, b, m, n, minv, square, product, scratch);
 }
 
 static __attribute__((noinline)) void mont_rows_large(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                                       const crisp_limb *m, size_t n, crisp_limb minv,
                                                       int square) {
-  crisp_limb product[2 * CRISP_BN_MONT_MAX_LIMBS], scratch[CRISP_KARATSUBA_SCRATCH(CRISP_BN_MONT_MAX_LIMBS)];
+  crisp_limb product[2 * CRISP_BN_MONT_MAX_LIMBS],
+      scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_BN_MONT_MAX_LIMBS)];
   product_reduce(r, a, b, m, n, minv, square, product, scratch);
 }
 
