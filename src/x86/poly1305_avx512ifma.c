@@ -6,9 +6,8 @@
  * newer's times r^8..r^1. A step of eight blocks multiplies the older by
  * r^16, adds the blocks, and makes it the newer; two steps (16 blocks) keep
  * the roles, which is the loop of long calls.
- * Products use vpmadd52luq / vpmadd52huq (low and high 52 bits of a
- * 52x52-bit product): limbs stay below 2^52 throughout, and 2^132 = 20 mod p
- * folds the wrapped products.
+ * The arithmetic (products with vpmadd52luq / vpmadd52huq, the powers, the
+ * sum over lanes) is x86/poly1305_ifma44.h's.
  * ISA: AVX-512F + AVX-512IFMA (zmm only; the flag set also allows VL/BW/DQ,
  * which the compiler may use, so they are listed in the features).
  * Streams: the accumulators stay in the state between calls, unreduced, and
@@ -24,13 +23,12 @@
 
 #include "util.h"
 #include "tuning.h"
+#include "x86/poly1305_ifma44.h"
 #include "x86/poly1305_scalar.h"
 
 #define LANES 8
 #define STEP_BLOCKS (2 * LANES)
 #define BLOCK 16
-#define MASK44 ((1ull << 44) - 1)
-#define MASK42 ((1ull << 42) - 1)
 
 /* Crossovers, in 16-byte blocks. Cold: a call of at least this many starts
  * the lanes; it also computes r^1..r^16, a chain of four vector multiplies.
@@ -60,35 +58,19 @@ _Static_assert(sizeof(ifma_state) <= CRISP_POLY1305_STATE_SIZE, "state fits the 
 _Static_assert(offsetof(ifma_state, power) % 64 == 0, "table rows start cache lines in an aligned context");
 _Static_assert(offsetof(ifma_state, lanes) % 64 == 0, "accumulators start cache lines in an aligned context");
 
-typedef struct limbs44 {
-  __m512i l0, l1, l2;
-} limbs44;
-
-typedef struct multiplier44 {
-  __m512i r0, r1, r2, s1, s2; /* s = 20 r: limb products at 2^132 and up */
-} multiplier44;
-
-/* 20 x: the s limbs (2^130 = 5 mod p, and 2^132 = 20). */
-static inline __m512i times20(__m512i x) {
-  return _mm512_add_epi64(_mm512_slli_epi64(x, 4), _mm512_slli_epi64(x, 2));
-}
-
-static inline multiplier44 make_multiplier(__m512i l0, __m512i l1, __m512i l2) {
-  multiplier44 m = {l0, l1, l2, times20(l1), times20(l2)};
-  return m;
-}
-
 /* r^(16-k) in every lane. */
 static inline multiplier44 broadcast_power(const ifma_state *st, int k) {
-  return make_multiplier(_mm512_set1_epi64((long long)st->power[0][k]),
-                         _mm512_set1_epi64((long long)st->power[1][k]),
-                         _mm512_set1_epi64((long long)st->power[2][k]));
+  const limbs44 p = {_mm512_set1_epi64((long long)st->power[0][k]),
+                     _mm512_set1_epi64((long long)st->power[1][k]),
+                     _mm512_set1_epi64((long long)st->power[2][k])};
+  return ifma44_multiplier(p);
 }
 
 /* r^(16-first-i) in lane i. */
 static inline multiplier44 lane_powers(const ifma_state *st, int first) {
-  return make_multiplier(_mm512_loadu_si512(&st->power[0][first]), _mm512_loadu_si512(&st->power[1][first]),
-                         _mm512_loadu_si512(&st->power[2][first]));
+  const limbs44 p = {_mm512_loadu_si512(&st->power[0][first]), _mm512_loadu_si512(&st->power[1][first]),
+                     _mm512_loadu_si512(&st->power[2][first])};
+  return ifma44_multiplier(p);
 }
 
 static inline limbs44 load_lanes(const ifma_state *st, int which) {
@@ -103,113 +85,27 @@ static inline void store_lanes(ifma_state *st, int which, limbs44 x) {
   _mm512_storeu_si512(st->lanes[which][2], x.l2);
 }
 
-/* Eight blocks into 44-bit limbs, block i in lane i, each with its 2^128
- * (bit 40 of limb 2): the lanes take only whole blocks. */
-static inline limbs44 load_blocks(const uint8_t *data) {
-  const __m512i a = _mm512_loadu_si512(data), b = _mm512_loadu_si512(data + 64);
-  const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0),
-                odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
-  const __m512i lo = _mm512_permutex2var_epi64(a, even, b), hi = _mm512_permutex2var_epi64(a, odd, b);
-  const __m512i mask = _mm512_set1_epi64(MASK44), top = _mm512_set1_epi64(1ll << 40);
-  limbs44 m = {_mm512_and_si512(lo, mask),
-               _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44), _mm512_slli_epi64(hi, 20)), mask),
-               _mm512_or_si512(_mm512_srli_epi64(hi, 24), top)};
-  return m;
-}
-
-static inline limbs44 add(limbs44 a, limbs44 b) {
-  limbs44 s = {_mm512_add_epi64(a.l0, b.l0), _mm512_add_epi64(a.l1, b.l1), _mm512_add_epi64(a.l2, b.l2)};
-  return s;
-}
-
-#define LO(acc, x, y) _mm512_madd52lo_epu64((acc), (x), (y))
-#define HI(acc, x, y) _mm512_madd52hi_epu64((acc), (x), (y))
-
-/* h * m mod p, limbs below 2^46 on entry, below 2^44 + 2^9 on return.
- * Bounds: each 52x52 product of a limb (< 2^46) and a multiplier limb
- * (< 2^49) is below 2^95, so a high half is below 2^43 and three sum below
- * 2^45; the low halves sum below 2^54. The high halves weigh 2^52 = 2^44 2^8
- * relative to their low halves, hence the shifts by 8; the high half of the
- * top limb weighs 2^140 = 2^130 2^10 and joins the carry out of 2^130. */
-static inline limbs44 multiply(limbs44 h, const multiplier44 *m) {
-  const __m512i zero = _mm512_setzero_si512();
-  __m512i d0 = LO(LO(LO(zero, h.l0, m->r0), h.l1, m->s2), h.l2, m->s1);
-  __m512i d1 = LO(LO(LO(zero, h.l0, m->r1), h.l1, m->r0), h.l2, m->s2);
-  __m512i d2 = LO(LO(LO(zero, h.l0, m->r2), h.l1, m->r1), h.l2, m->r0);
-  const __m512i e0 = HI(HI(HI(zero, h.l0, m->r0), h.l1, m->s2), h.l2, m->s1);
-  const __m512i e1 = HI(HI(HI(zero, h.l0, m->r1), h.l1, m->r0), h.l2, m->s2);
-  const __m512i e2 = HI(HI(HI(zero, h.l0, m->r2), h.l1, m->r1), h.l2, m->r0);
-  const __m512i mask44 = _mm512_set1_epi64(MASK44), mask42 = _mm512_set1_epi64(MASK42);
-  d1 = _mm512_add_epi64(d1, _mm512_slli_epi64(e0, 8));
-  d2 = _mm512_add_epi64(d2, _mm512_slli_epi64(e1, 8));
-  d1 = _mm512_add_epi64(d1, _mm512_srli_epi64(d0, 44));
-  d0 = _mm512_and_si512(d0, mask44);
-  d2 = _mm512_add_epi64(d2, _mm512_srli_epi64(d1, 44));
-  d1 = _mm512_and_si512(d1, mask44);
-  /* the carry out of 2^130 is below 2^13 + 2^55, so five times it plus d0 fits 64 bits */
-  __m512i carry = _mm512_add_epi64(_mm512_srli_epi64(d2, 42), _mm512_slli_epi64(e2, 10));
-  d2 = _mm512_and_si512(d2, mask42);
-  d0 = _mm512_add_epi64(d0, _mm512_add_epi64(carry, _mm512_slli_epi64(carry, 2)));
-  d1 = _mm512_add_epi64(d1, _mm512_srli_epi64(d0, 44));
-  d0 = _mm512_and_si512(d0, mask44);
-  limbs44 r = {d0, d1, d2};
-  return r;
-}
-
 static inline void store_powers(ifma_state *st, int first, limbs44 p) {
   _mm512_storeu_si512(&st->power[0][first], p.l0);
   _mm512_storeu_si512(&st->power[1][first], p.l1);
   _mm512_storeu_si512(&st->power[2][first], p.l2);
 }
 
-/* Lane 0 of p as a multiplier in every lane. */
-static inline multiplier44 broadcast_lane0(limbs44 p) {
-  return make_multiplier(_mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l0)),
-                         _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l1)),
-                         _mm512_broadcastq_epi64(_mm512_castsi512_si128(p.l2)));
-}
-
-static inline limbs44 blend(__mmask8 take_b, limbs44 a, limbs44 b) {
-  limbs44 x = {_mm512_mask_blend_epi64(take_b, a.l0, b.l0), _mm512_mask_blend_epi64(take_b, a.l1, b.l1),
-               _mm512_mask_blend_epi64(take_b, a.l2, b.l2)};
-  return x;
-}
-
-/* r^1..r^16 for the table, in four vector multiplies, each on the one
- * before: r times r; the lanes (r^2, r, r^2, r, ...) times r^2, which gives
- * r^4 and r^3; the lanes (r^4, r^3, r^2, r, ...) times r^4, which gives
- * r^8..r^5; the lanes (r^8, ..., r) times r^8, which gives r^16..r^9. Built
- * in vector registers from r, so nothing waits for scalar results to reach
- * memory and come back as vectors; the first long call of a key pays this
- * chain before its first multiply. The products are partly reduced (limbs
- * below 2^44 + 2^9, so s limbs below 2^49), within the bounds multiply()
- * assumes of multipliers; r's own limbs are below 2^44. */
+/* r^1..r^16 for the table (ifma44_powers_step), built in vector registers
+ * from r, so nothing waits for scalar results to reach memory and come back
+ * as vectors; the first long call of a key pays this chain before its first
+ * multiply. */
 static void compute_powers(ifma_state *st) {
-  const uint64_t key0 = st->scalar.r[0], key1 = st->scalar.r[1];
-  const limbs44 r = {_mm512_set1_epi64((long long)(key0 & MASK44)),
-                     _mm512_set1_epi64((long long)((key0 >> 44 | key1 << 20) & MASK44)),
-                     _mm512_set1_epi64((long long)(key1 >> 24))};
-  const multiplier44 by_r = make_multiplier(r.l0, r.l1, r.l2);
-  const limbs44 square = multiply(r, &by_r);
-  const multiplier44 by_square = make_multiplier(square.l0, square.l1, square.l2);
-  const limbs44 two_one = blend(0xaa, square, r); /* odd lanes r, even lanes r^2 */
-  const limbs44 four_three = multiply(two_one, &by_square);
-  const limbs44 small = blend(0xcc, four_three, two_one); /* lane i holds r^(4 - i mod 4) */
-  const multiplier44 r4 = broadcast_lane0(small);
-  const limbs44 low = blend(0xf0, multiply(small, &r4), small); /* lanes 4-7 keep r^4..r^1 */
-  const multiplier44 r8 = broadcast_lane0(low);
+  limbs44 high, low;
+  ifma44_powers(st->scalar.r[0], st->scalar.r[1], &high, &low);
   store_powers(st, LANES, low);
-  store_powers(st, 0, multiply(low, &r8));
+  store_powers(st, 0, high);
   st->scalar.powers_ready = 1;
 }
 
 /* The scalar accumulator as limbs in lane 0, zero elsewhere; h2 below 8. */
 static inline limbs44 take_accumulator(const crisp_poly1305_x86_64_state *scalar) {
-  const uint64_t h0 = scalar->h[0], h1 = scalar->h[1], h2 = scalar->h[2];
-  limbs44 h = {_mm512_maskz_set1_epi64(1, (long long)(h0 & MASK44)),
-               _mm512_maskz_set1_epi64(1, (long long)((h0 >> 44 | h1 << 20) & MASK44)),
-               _mm512_maskz_set1_epi64(1, (long long)(h1 >> 24 | h2 << 40))};
-  return h;
+  return ifma44_from_radix64(1, scalar->h[0], scalar->h[1], scalar->h[2]);
 }
 
 /* Runs nblocks (at least LANES) blocks through the lanes, a step of eight
@@ -222,22 +118,22 @@ static __attribute__((noinline)) size_t lanes_steps(ifma_state *st, const uint8_
   if (st->scalar.lanes_started) {
     older = load_lanes(st, 0), newer = load_lanes(st, 1);
   } else if (nblocks >= STEP_BLOCKS) {
-    older = add(take_accumulator(&st->scalar), load_blocks(data));
-    newer = load_blocks(data + BLOCK * LANES);
+    older = ifma44_add(take_accumulator(&st->scalar), ifma44_load_blocks(data));
+    newer = ifma44_load_blocks(data + BLOCK * LANES);
     data += BLOCK * STEP_BLOCKS, nblocks -= STEP_BLOCKS;
   } else {
     const __m512i zero = _mm512_setzero_si512();
     older = (limbs44){zero, zero, zero};
-    newer = add(take_accumulator(&st->scalar), load_blocks(data));
+    newer = ifma44_add(take_accumulator(&st->scalar), ifma44_load_blocks(data));
     data += BLOCK * LANES, nblocks -= LANES;
   }
   st->scalar.lanes_started = 1;
   for (; nblocks >= STEP_BLOCKS; data += BLOCK * STEP_BLOCKS, nblocks -= STEP_BLOCKS) {
-    older = add(multiply(older, &r16), load_blocks(data));
-    newer = add(multiply(newer, &r16), load_blocks(data + BLOCK * LANES));
+    older = ifma44_add(ifma44_multiply(older, &r16), ifma44_load_blocks(data));
+    newer = ifma44_add(ifma44_multiply(newer, &r16), ifma44_load_blocks(data + BLOCK * LANES));
   }
   if (nblocks >= LANES) {
-    const limbs44 stepped = add(multiply(older, &r16), load_blocks(data));
+    const limbs44 stepped = ifma44_add(ifma44_multiply(older, &r16), ifma44_load_blocks(data));
     older = newer, newer = stepped;
     nblocks -= LANES;
   }
@@ -249,18 +145,9 @@ static __attribute__((noinline)) size_t lanes_steps(ifma_state *st, const uint8_
 /* h = the lanes times their powers, summed: the older lane i times
  * r^(16-i), the newer lane i times r^(8-i). */
 static __attribute__((noinline)) void lanes_fold(ifma_state *st) {
-  typedef unsigned __int128 u128;
   const multiplier44 high = lane_powers(st, 0), low = lane_powers(st, LANES);
-  const limbs44 sum = add(multiply(load_lanes(st, 0), &high), multiply(load_lanes(st, 1), &low));
-  const uint64_t l0 = (uint64_t)_mm512_reduce_add_epi64(sum.l0);
-  const uint64_t l1 = (uint64_t)_mm512_reduce_add_epi64(sum.l1);
-  const uint64_t l2 = (uint64_t)_mm512_reduce_add_epi64(sum.l2);
-  /* each sum below 2^49: l0 + l1 2^44 + l2 2^88 is below 2^138 */
-  u128 t = (u128)l0 + ((u128)l1 << 44);
-  st->scalar.h[0] = (uint64_t)t;
-  t = (t >> 64) + ((u128)l2 << 24);
-  st->scalar.h[1] = (uint64_t)t;
-  st->scalar.h[2] = (uint64_t)(t >> 64);
+  const columns44 older = ifma44_columns(ifma44_no_columns(), load_lanes(st, 0), &high);
+  ifma44_sum_columns(ifma44_columns(older, load_lanes(st, 1), &low), st->scalar.h);
   poly1305_radix64_fold(st->scalar.h);
   st->scalar.lanes_started = 0;
 }
@@ -278,7 +165,7 @@ static void lanes_end(ifma_state *st) {
  * older accumulator, which becomes the newer. */
 static __attribute__((noinline)) void lanes_step(ifma_state *st, const uint8_t *data) {
   const multiplier44 r16 = broadcast_power(st, 0);
-  const limbs44 stepped = add(multiply(load_lanes(st, 0), &r16), load_blocks(data));
+  const limbs44 stepped = ifma44_add(ifma44_multiply(load_lanes(st, 0), &r16), ifma44_load_blocks(data));
   store_lanes(st, 0, load_lanes(st, 1));
   store_lanes(st, 1, stepped);
 }
