@@ -209,7 +209,8 @@ static void bn_operands(size_t n) {
 }
 
 /* The moduli are the secrets too: the CRT's primes, the modulus of
- * crisp_bn_mont_r2 (R^2 mod p in an RSA key). */
+ * crisp_bn_mont_r2 (R^2 mod p in an RSA key), the Montgomery products'
+ * (a caller's own CRT), and with them minv. */
 static void bn_operands_and_modulus(size_t n) {
   random_modulus(bn_m, n);
   bn_minv = crisp_bn_mont_inv(bn_m[0]);
@@ -436,14 +437,14 @@ static const wipe_case cases[] = {
      call_mul_add},
     {"bn_mont_r2", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
      bn_operands_and_modulus, call_mont_r2},
-    {"bn_mont_mul", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), bn_operands,
-     call_mont_mul},
-    {"bn_mont_sqr", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes), bn_operands,
-     call_mont_sqr},
+    {"bn_mont_mul", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands_and_modulus, call_mont_mul},
+    {"bn_mont_sqr", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
+     bn_operands_and_modulus, call_mont_sqr},
     {"bn_mont_mul aliased", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
-     bn_operands, call_mont_mul_aliased},
+     bn_operands_and_modulus, call_mont_mul_aliased},
     {"bn_mont_sqr aliased", CRISP_KERNEL_BN_MONT_SQR, CRISP_KERNEL_COUNT, SIZES(montgomery_sizes),
-     bn_operands, call_mont_sqr_aliased},
+     bn_operands_and_modulus, call_mont_sqr_aliased},
     /* the mont_mul implementation's own exponentiation or the front-end's
      * ladder over mont_mul and mont_sqr */
     {"bn_mod_exp", CRISP_KERNEL_BN_MONT_MUL, CRISP_KERNEL_BN_MONT_SQR, SIZES(exponent_sizes), bn_operands,
