@@ -82,12 +82,7 @@ static __attribute__((noinline)) int bn_mul_add(crisp_limb *z, const crisp_limb 
 }
 
 crisp_limb crisp_bn_mont_inv(crisp_limb m0) {
-  if (!(m0 & 1)) return 0;
-  /* Newton's iteration x <- x(2 - m0 x) doubles the correct low bits; an
-   * odd m0 is its own inverse mod 8, so five steps reach 96 >= 64 bits. */
-  crisp_limb x = m0;
-  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
-  return 0 - x;
+  return m0 & 1 ? bn_mont_inverse(m0) : 0;
 }
 
 /* Checks a modulus: CRISP_OK, or the error code for it. */
@@ -137,23 +132,38 @@ static __attribute__((noinline)) int bn_mont_r2(crisp_limb *r2, const crisp_limb
   return CRISP_OK;
 }
 
-/* The checks mont_mul and mont_sqr share; b may equal a. A call of its
- * own: the range check reads the secret operands, and inlined, a compiler
- * may keep a limb of them in a callee-saved register across the kernel
- * call, which the kernel then saves in its frame. */
-static __attribute__((noinline)) int check_mont_operands(const crisp_limb *r, const crisp_limb *a,
-                                                         const crisp_limb *b, const crisp_limb *m, size_t n,
-                                                         crisp_limb minv) {
-  const int status = check_modulus(m, n);
-  if (status != CRISP_OK) return status;
-  if (!r || !a || !b) return CRISP_E_INVALID;
-  if (m[0] * minv != ~(crisp_limb)0) return CRISP_E_INVALID;
-  if (limbs_overlap(r, n, m, n)) return CRISP_E_INVALID;
+/* The checks mont_mul and mont_sqr share, whether r overlaps an operand,
+ * and minv back (in registers: the struct is returned in two). A call of
+ * its own: the range check reads the secret operands, and inlined, a
+ * compiler may keep a limb of them in a callee-saved register across the
+ * kernel call, which the kernel then saves in its frame. minv, which comes
+ * from a modulus that may be secret, goes through the call and back
+ * instead of being kept across it: kept, a compiler puts it in a
+ * callee-saved register, which the kernel saves in its frame too. So the
+ * front-ends make no call between this one and the kernel's, but where
+ * they choose the implementation (and scrub): the overlap test is here,
+ * since gcc -Os calls it out of line. b may equal a. */
+typedef struct mont_check {
+  crisp_limb minv;
+  int status;
+  int aliased; /* r overlaps a or b: the kernel runs on copies */
+} mont_check;
+
+static __attribute__((noinline)) mont_check check_mont_operands(const crisp_limb *r, const crisp_limb *a,
+                                                                const crisp_limb *b, const crisp_limb *m,
+                                                                size_t n, crisp_limb minv) {
+  mont_check verdict = {minv, check_modulus(m, n), 0};
+  if (verdict.status != CRISP_OK) return verdict;
+  verdict.aliased = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
+  verdict.status = CRISP_E_INVALID;
+  if (!r || !a || !b) return verdict;
+  if (m[0] * minv != ~(crisp_limb)0) return verdict;
+  if (limbs_overlap(r, n, m, n)) return verdict;
   /* Both comparisons always run, so the time does not tell which failed;
    * a square (b == a, public pointers) needs one. */
   const crisp_limb in_range = b == a ? bn_less_than(a, m, n) : bn_both_less_than(a, b, m, n);
-  if (!in_range) return CRISP_E_RANGE;
-  return CRISP_OK;
+  verdict.status = in_range ? CRISP_OK : CRISP_E_RANGE;
+  return verdict;
 }
 
 /* The kernel on copies of the operands r overlaps (kernels want r apart
@@ -180,27 +190,55 @@ static __attribute__((noinline)) void mont_sqr_copied(const crisp_bn_mont_sqr_im
   crisp_wipe(copy_a, n * LIMB_BYTES);
 }
 
+/* Whether impl leaves the stack clean at n limbs (clean_sizes). */
+static int mont_clean(uint64_t clean_sizes, size_t n) {
+  return n < 64 && (clean_sizes >> n & 1);
+}
+
+/* The Montgomery work functions write *scrub as the products' do: no scrub
+ * where the implementation leaves the stack clean at n (clean_sizes), was
+ * chosen before the call and the operands were not copied. minv may be
+ * secret (the modulus of a caller's CRT): it comes back from the check and
+ * goes to the kernel with no call between (check_mont_operands), and
+ * test_wipe, with secret moduli, sees any copy a compiler leaves. */
 static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
-                                                 const crisp_limb *m, size_t n, crisp_limb minv) {
-  const int status = check_mont_operands(r, a, b, m, n, minv);
-  if (status != CRISP_OK) return status;
-  const crisp_bn_mont_mul_impl *impl = crisp_active_bn_mont_mul();
-  if (limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n))
+                                                 const crisp_limb *m, size_t n, crisp_limb minv,
+                                                 size_t *scrub) {
+  *scrub = CRISP_SCRUB_BN_MONT_BYTES(n, 1) + CRISP_SCRUB_BN_ALIAS_BYTES;
+  const mont_check checked = check_mont_operands(r, a, b, m, n, minv);
+  if (checked.status != CRISP_OK) return checked.status;
+  minv = checked.minv;
+  const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MONT_MUL);
+  const crisp_bn_mont_mul_impl *impl =
+      chosen ? crisp_impl_as_bn_mont_mul(chosen) : crisp_active_bn_mont_mul();
+  const size_t depth = CRISP_SCRUB_BN_MONT_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
+  if (checked.aliased) {
     mont_mul_copied(impl, r, a, b, m, n, minv);
-  else
-    impl->mont_mul(r, a, b, m, n, minv);
+    *scrub = depth + CRISP_SCRUB_BN_ALIAS_BYTES;
+    return CRISP_OK;
+  }
+  impl->mont_mul(r, a, b, m, n, minv);
+  *scrub = chosen && mont_clean(impl->clean_sizes, n) ? 0 : depth;
   return CRISP_OK;
 }
 
 static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
-                                                 size_t n, crisp_limb minv) {
-  const int status = check_mont_operands(r, a, a, m, n, minv);
-  if (status != CRISP_OK) return status;
-  const crisp_bn_mont_sqr_impl *impl = crisp_active_bn_mont_sqr();
-  if (limbs_overlap(r, n, a, n))
+                                                 size_t n, crisp_limb minv, size_t *scrub) {
+  *scrub = CRISP_SCRUB_BN_MONT_BYTES(n, 1) + CRISP_SCRUB_BN_ALIAS_BYTES;
+  const mont_check checked = check_mont_operands(r, a, a, m, n, minv);
+  if (checked.status != CRISP_OK) return checked.status;
+  minv = checked.minv;
+  const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MONT_SQR);
+  const crisp_bn_mont_sqr_impl *impl =
+      chosen ? crisp_impl_as_bn_mont_sqr(chosen) : crisp_active_bn_mont_sqr();
+  const size_t depth = CRISP_SCRUB_BN_MONT_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
+  if (checked.aliased) {
     mont_sqr_copied(impl, r, a, m, n, minv);
-  else
-    impl->mont_sqr(r, a, m, n, minv);
+    *scrub = depth + CRISP_SCRUB_BN_ALIAS_BYTES;
+    return CRISP_OK;
+  }
+  impl->mont_sqr(r, a, m, n, minv);
+  *scrub = chosen && mont_clean(impl->clean_sizes, n) ? 0 : depth;
   return CRISP_OK;
 }
 
@@ -235,17 +273,15 @@ int crisp_bn_mont_r2(crisp_limb *r2, const crisp_limb *m, size_t n) {
 
 int crisp_bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
                       crisp_limb minv) {
-  const int status = bn_mont_mul(r, a, b, m, n, minv);
-  const int copied = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
-  const int generic = crisp_active_bn_mont_mul()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_below(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  size_t scrub;
+  const int status = bn_mont_mul(r, a, b, m, n, minv, &scrub);
+  if (scrub) crisp_scrub_below(scrub);
   return status;
 }
 
 int crisp_bn_mont_sqr(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv) {
-  const int status = bn_mont_sqr(r, a, m, n, minv);
-  const int copied = limbs_overlap(r, n, a, n);
-  const int generic = crisp_active_bn_mont_sqr()->info.level == CRISP_LEVEL_GENERIC;
-  crisp_scrub_below(CRISP_SCRUB_BN_MONT_BYTES(n, generic) + (copied ? CRISP_SCRUB_BN_ALIAS_BYTES : 0));
+  size_t scrub;
+  const int status = bn_mont_sqr(r, a, m, n, minv, &scrub);
+  if (scrub) crisp_scrub_below(scrub);
   return status;
 }

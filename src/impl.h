@@ -232,19 +232,29 @@ typedef struct crisp_bn_mul_add_impl {
  * mod_exp, optional (NULL: the front-end's fixed-window ladder over
  * mont_mul / mont_sqr), computes r = base^exp mod m with the contract of
  * crisp_bn_mod_exp, or returns CRISP_E_UNSUPPORTED for a size it does not
- * handle so that the front-end's ladder runs instead. */
+ * handle so that the front-end's ladder runs instead.
+ * clean_sizes: bit n (CRISP_BN_SIZE_BIT(n), n < 64) set where the kernel at
+ * n limbs leaves no secret-derived word in the stack (operands, modulus,
+ * minv or what comes of them): its work is assembly that wipes what it
+ * stores, and the C between the entry and it holds pointers and sizes, so
+ * the public call needs no scrub after it (src/scrub_depths.h; test_wipe
+ * checks the claim, with secret moduli); 0 where no size is. */
+#define CRISP_BN_SIZE_BIT(n) ((uint64_t)1 << (n))
 typedef struct crisp_bn_mont_mul_impl {
   crisp_impl_info info;
   void (*mont_mul)(crisp_limb *r, const crisp_limb *a, const crisp_limb *b, const crisp_limb *m, size_t n,
                    crisp_limb minv);
   int (*mod_exp)(crisp_limb *r, const crisp_limb *base, const crisp_limb *exp, size_t en, const crisp_limb *m,
                  size_t n, crisp_limb minv);
+  uint64_t clean_sizes;
 } crisp_bn_mont_mul_impl;
 
-/* BN_MONT_SQR: r = a * a * R^-1 mod m, same contract as mont_mul. */
+/* BN_MONT_SQR: r = a * a * R^-1 mod m, same contract as mont_mul, and
+ * clean_sizes as there. */
 typedef struct crisp_bn_mont_sqr_impl {
   crisp_impl_info info;
   void (*mont_sqr)(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n, crisp_limb minv);
+  uint64_t clean_sizes;
 } crisp_bn_mont_sqr_impl;
 
 /* One lane of BN_MOD_EXP2: result = base^exponent mod modulus, with the

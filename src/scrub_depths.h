@@ -34,8 +34,10 @@
  * by class of limbs, the AEAD's short buffer and MAC state by class of
  * message. A bignum implementation whose products, squares or
  * multiply-adds keep their values in registers says up to which size
- * (registers_only_below, src/impl.h); below it its public calls skip the
- * scrub, but for the call that runs the CPU probe (src/bn.c). */
+ * (registers_only_below, src/impl.h), and a Montgomery implementation
+ * whose kernels wipe what they store says at which sizes (clean_sizes);
+ * there its public calls skip the scrub, but for the call that runs the
+ * CPU probe (src/bn.c). */
 #if defined(__OPTIMIZE_SIZE__)
 #define CRISP_SCRUB_BUILD(optimized_for_speed, optimized_for_size) ((size_t)(optimized_for_size))
 #else

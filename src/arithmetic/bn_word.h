@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <x86intrin.h>
-#endif
 
 #include "crisp/bn.h"
 #include "util.h"
@@ -21,6 +18,15 @@
 #if defined(__SIZEOF_INT128__) && !defined(CRISP_BN_NO_INT128)
 #define CRISP_BN_HAVE_INT128 1
 #endif
+
+/* -m0^-1 mod 2^64 for odd m0 (crisp_bn_mont_inv). Newton's iteration
+ * x <- x(2 - m0 x) doubles the correct low bits; an odd m0 is its own
+ * inverse mod 8, so five steps reach 96 >= 64 bits. */
+static inline crisp_limb bn_mont_inverse(crisp_limb m0) {
+  crisp_limb x = m0;
+  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
+  return 0 - x;
+}
 
 /* hi:lo = a * b + c + d; cannot overflow since (2^64-1)^2 + 2(2^64-1) = 2^128-1. */
 static inline crisp_limb bn_mul_add2(crisp_limb *hi, crisp_limb a, crisp_limb b, crisp_limb c, crisp_limb d) {
@@ -95,29 +101,36 @@ static inline crisp_limb bn_borrow_out(crisp_limb x, crisp_limb y, crisp_limb d)
 }
 
 /* The borrow out (0 or 1) of a[0..n) - b[0..n), for the limbs below a
- * comparison's top one. x86-64 runs it as an SBB chain (SBB is baseline
- * x86-64); elsewhere as generate-or-propagate, 1 when x < y, the borrow in
- * when x == y, two operations on the chain from limb to limb. Neither
- * branches; memcheck cannot see the result decided, so the top limb goes
- * through bn_borrow_out. */
+ * comparison's top one. x86-64 runs it as an SBB chain in inline assembly,
+ * whose differences stay in one register: through the _subborrow_u64
+ * intrinsic gcc stores each difference, of secret limbs, to the stack,
+ * and through unsigned __int128 it spills the limbs. Elsewhere as
+ * generate-or-propagate, 1 when x < y, the borrow in when x == y, two
+ * operations on the chain from limb to limb. Neither branches on values
+ * (the loop counts n, which is public); memcheck cannot see the result
+ * decided, so the top limb goes through bn_borrow_out. */
 static inline crisp_limb bn_borrow_chain(const crisp_limb *a, const crisp_limb *b, size_t n) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  unsigned char borrow = 0;
-  unsigned long long difference;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
-    borrow = _subborrow_u64(borrow, a[i + 1], b[i + 1], &difference);
-    borrow = _subborrow_u64(borrow, a[i + 2], b[i + 2], &difference);
-    borrow = _subborrow_u64(borrow, a[i + 3], b[i + 3], &difference);
-  }
-  for (; i < n; i++) borrow = _subborrow_u64(borrow, a[i], b[i], &difference);
-  return borrow;
-#else
   crisp_limb borrow = 0;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  crisp_limb difference;
+  if (n)
+    __asm__(
+        "xor %k[borrow], %k[borrow]\n\t" /* and CF = 0 */
+        "1:\n\t"
+        "mov (%[a]), %[difference]\n\t"
+        "sbb (%[b]), %[difference]\n\t"
+        "lea 8(%[a]), %[a]\n\t" /* lea and dec leave CF alone */
+        "lea 8(%[b]), %[b]\n\t"
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "adc $0, %[borrow]"
+        : [borrow] "=&r"(borrow), [difference] "=&r"(difference), [a] "+r"(a), [b] "+r"(b), [n] "+r"(n)
+        :
+        : "cc", "memory");
+#else
   for (size_t i = 0; i < n; i++) borrow = (crisp_limb)(a[i] < b[i]) | ((crisp_limb)(a[i] == b[i]) & borrow);
-  return borrow;
 #endif
+  return borrow;
 }
 
 /* 1 when a < b (n limbs each, n >= 1), else 0: the borrow out of a - b,

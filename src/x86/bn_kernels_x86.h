@@ -19,5 +19,10 @@ void crisp_bn_mont_sqr_x86_64(crisp_limb *r, const crisp_limb *a, const crisp_li
                               crisp_limb minv);
 void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
                                   crisp_limb minv);
+/* The sizes at which the MULX/ADX Montgomery kernels leave the stack clean
+ * (clean_sizes, src/impl.h): the fused 8- and 16-limb kernels of
+ * bn_mont_fused_adx.S wipe what they store, and the 16-limb square's
+ * product, in its C frame, is wiped by its reduction there. */
+#define CRISP_BN_MONT_ADX_CLEAN_SIZES (CRISP_BN_SIZE_BIT(8) | CRISP_BN_SIZE_BIT(16))
 
 #endif

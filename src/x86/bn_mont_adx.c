@@ -5,6 +5,7 @@
  * the constant-time and hardening stages must be seen to catch; a normal
  * build defines none of them. */
 #include "x86/bn_flavour_adx.h"
+#include "x86/bn_kernels_x86.h"
 #include "x86/bn_mont_flavoured.h"
 #if defined(CRISP_PLANT_FAULT_MEMORY_LEAK)
 #include <stdlib.h>
@@ -42,12 +43,19 @@ void crisp_bn_mont_mul_x86_64_adx(crisp_limb *r, const crisp_limb *a, const cris
 
 /* The square's unrolled triangle and the register-window reduction of
  * bn_mont_fused_adx.S, which wipes the product. Not inlined, so
- * that the wrapper below sets up no frame for the other sizes. */
+ * that the wrapper below sets up no frame for the other sizes. minv, which
+ * comes from a modulus that may be secret, waits in the frame beside the
+ * product instead of in a register: kept in one across the square, it
+ * would sit in a callee-saved register, which the square's callees save
+ * in their frames; the square may write that frame, so it is read back,
+ * and its slot is wiped after. */
 static __attribute__((noinline)) void mont_sqr16_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m,
                                                      crisp_limb minv) {
-  crisp_limb product[2 * 16];
+  crisp_limb product[2 * 16 + 1];
+  product[2 * 16] = minv;
   crisp_bn_sqr_basecase(product, a, 16);
-  crisp_bn_redc16_x86_64_adx(r, product, m, minv);
+  crisp_bn_redc16_x86_64_adx(r, product, m, product[2 * 16]);
+  crisp_wipe(&product[2 * 16], sizeof product[0]);
 }
 
 void crisp_bn_mont_sqr_x86_64_adx(crisp_limb *r, const crisp_limb *a, const crisp_limb *m, size_t n,
@@ -66,9 +74,11 @@ const crisp_bn_mont_mul_impl crisp_bn_mont_mul_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_x86_64_adx_impl),
     crisp_bn_mont_mul_x86_64_adx,
     NULL,
+    CRISP_BN_MONT_ADX_CLEAN_SIZES,
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_x86_64_adx_impl),
     crisp_bn_mont_sqr_x86_64_adx,
+    CRISP_BN_MONT_ADX_CLEAN_SIZES,
 };

@@ -62,9 +62,11 @@ const crisp_bn_mont_mul_impl crisp_bn_mont_mul_avx512ifma_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mont_mul_avx512ifma_impl),
     crisp_bn_mont_mul_avx512ifma,
     crisp_bn_mod_exp_avx512ifma,
+    CRISP_BN_MONT_ADX_CLEAN_SIZES, /* below 24 limbs the calls are the MULX/ADX kernel's */
 };
 
 const crisp_bn_mont_sqr_impl crisp_bn_mont_sqr_avx512ifma_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mont_sqr_avx512ifma_impl),
     crisp_bn_mont_sqr_avx512ifma,
+    CRISP_BN_MONT_ADX_CLEAN_SIZES,
 };

@@ -145,6 +145,7 @@ FUNCTION crisp_bn_mont_mul8_x86_64_adx
 	sbb	$0, %r14
 	not	%r14			/* all ones: keep T - m */
 	SELECT_LOW_EIGHT %rdx, %r14, %rbp, %rdi, %r8, %r9, %r10, %r11, %r12, %r13
+	movq	$0, MONT8_MINV(%rsp)	/* minv comes from m, which may be secret */
 	add	$MONT8_FRAME, %rsp
 	RESTORE_REGISTERS
 	ret
@@ -293,11 +294,13 @@ FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	jne	.Lmont16_eight_steps
 	mov	8*16(%rbp), %rsi
 	WINDOW16_RESULT MONT16_R
-	/* T's stack part held products of a, b and m: wipe it. */
+	/* T's stack part held products of a, b and m, and minv comes from m:
+	 * wipe them. */
 	xor	%eax, %eax
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33
 	mov	%rax, 8*\j(%rsp)
 	.endr
+	mov	%rax, MONT16_MINV(%rsp)
 	add	$MONT16_FRAME, %rsp
 	RESTORE_REGISTERS
 	ret
@@ -374,6 +377,7 @@ END_FUNCTION crisp_bn_mont_mul16_x86_64_adx
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 	mov	%rax, 8*\j(%rbp)
 	.endr
+	mov	%rax, REDC_MINV(%rsp)	/* minv comes from m, which may be secret */
 	add	$REDC_FRAME, %rsp
 	RESTORE_REGISTERS
 	ret
