@@ -131,18 +131,19 @@
 #define CRISP_SCRUB_BN_MUL_ADD_BYTES ((size_t)768)
 /* Montgomery products by n and by whether the kernel is the portable C
  * one, whose frames are sized for CRISP_BN_MONT_MAX_LIMBS at every n; the
- * x86-64 kernels' frames below 24 limbs are small (the arm64 ones were
- * measured only as part of the deepest). */
+ * x86-64 kernels' frames below 24 limbs are small. On x86-64 each depth
+ * also covers, with CRISP_SCRUB_BN_ALIAS_BYTES, the calls whose r overlaps
+ * an operand by the same rule (the arm64 kernels were measured only as
+ * part of the deepest, and keep the depths of the larger frames before). */
 #if defined(__x86_64__)
-#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)6144 : (size_t)1536)
+#define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)5888 : (size_t)1536)
+#define CRISP_SCRUB_BN_MONT_LARGER(n) ((n) <= 64 ? (size_t)6912 : (n) <= 128 ? (size_t)9984 : (size_t)18944)
 #else
 #define CRISP_SCRUB_BN_MONT_SMALL(generic) ((size_t)6144 + 0 * (generic))
+#define CRISP_SCRUB_BN_MONT_LARGER(n) ((n) <= 64 ? (size_t)8448 : (n) <= 128 ? (size_t)11264 : (size_t)20224)
 #endif
-#define CRISP_SCRUB_BN_MONT_BYTES(n, generic)        \
-  ((n) < 24     ? CRISP_SCRUB_BN_MONT_SMALL(generic) \
-   : (n) <= 64  ? (size_t)8448                       \
-   : (n) <= 128 ? (size_t)11264                      \
-                : (size_t)20224)
+#define CRISP_SCRUB_BN_MONT_BYTES(n, generic) \
+  ((n) < 24 ? CRISP_SCRUB_BN_MONT_SMALL(generic) : CRISP_SCRUB_BN_MONT_LARGER(n))
 #define CRISP_SCRUB_BN_R2_BYTES(n) \
   ((n) < 24 ? (size_t)10752 : (n) <= 64 ? (size_t)12800 : (n) <= 128 ? (size_t)15616 : (size_t)24576)
 /* More where a Montgomery call copies an operand that r overlaps: the
