@@ -33,7 +33,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
-    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1) and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os; test_wipe over the portable stack scrub" ;;
+    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1), test_stack and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os; test_wipe over the portable stack scrub" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
@@ -153,7 +153,10 @@ stage_ct-planted() {
 # The memcheck constant-time tests (bn-ct, poly1305-ct, chacha20-ct) run in
 # each build too: whether a mask stays arithmetic or becomes a branch is
 # the compiler's choice as well (clang turns `x & mask` into a branch when
-# it can tell the mask is 0 or all ones). A seventh build, clang -O2 with
+# it can tell the mask is 0 or all ones). test_stack runs in each build
+# as well: the stack bounds the public headers state are the compiler's
+# too (clang -Os took crisp_md5_many past the 18 KiB it stated). A seventh
+# build, clang -O2 with
 # -DCRISP_SCRUB_PORTABLE, runs test_wipe over the portable C stack scrub
 # that targets without the assembly one build.
 # The gcc builds and the clang builds go side by side, so that one's
@@ -181,9 +184,11 @@ wipe_builds() {
   local level dir failed=0
   for level in 2 3 s; do
     dir=$build_prefix-wipe-$1-O$level
-    CC=$1 build_dir "$dir" test/test_wipe test/test_bn_ct test/test_poly1305_ct test/test_chacha20_ct -- \
-      -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false -Doptimization="$level"
+    CC=$1 build_dir "$dir" test/test_wipe test/test_stack test/test_bn_ct test/test_poly1305_ct \
+      test/test_chacha20_ct -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false \
+      -Doptimization="$level"
     python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
+    stack_bounds "$1" "$level" "$dir" || failed=1
     memcheck_build "$1" "$level" "$dir" || failed=1
   done
   # the portable C scrub, which other targets build, on this one
@@ -193,6 +198,20 @@ wipe_builds() {
     -Doptimization=2 -Dc_args=-DCRISP_SCRUB_PORTABLE
   python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
   return "$failed"
+}
+
+# stack_bounds COMPILER LEVEL DIR: test_stack of one wipe build, so the
+# stack each public header states holds for every compiler and level, not
+# only the native build's.
+stack_bounds() {
+  local log=$native_dir/stack-$1-O$2.test.log
+  if "$3/test/test_stack" >"$log" 2>&1; then
+    printf '    %-6s %-9s %-14s passed (test_stack: the headers'"'"' stack bounds)\n' "$1" "-O$2" ""
+    return 0
+  fi
+  echo "    $1 -O$2 test_stack failed:" >&2
+  grep -E "more stack|FAILED" "$log" | head -20 >&2
+  return 1
 }
 
 # memcheck_build COMPILER LEVEL DIR: the memcheck suite of one wipe build.
