@@ -33,7 +33,7 @@ describe_hardening_stage() {
     ct-msan) echo "the same secrets poisoned under MemorySanitizer (clang): every implementation, AVX-512 and IFMA too" ;;
     ct-timing) echo "dudect-style timing: fixed vs random secrets, Welch's t, every supported implementation" ;;
     ct-planted) echo "the planted secret-dependent branch and table load, and a branch on the RSA key: MSan, memcheck and the timing test report them" ;;
-    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1), test_stack and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os; test_wipe over the portable stack scrub" ;;
+    wipe-builds) echo "test_wipe (bound lazily, with and without LD_BIND_NOW=1), test_stack and the memcheck constant-time tests built by gcc and clang at -O2, -O3 and -Os; test_wipe and test_stack over the portable stack scrub" ;;
     planted-faults) echo "opt-in: TSan, the leak checks and the fuzzers on a planted race, leak and dropped carry" ;;
     tsan) echo "16 threads' concurrent first use, built with -fsanitize=thread" ;;
     env-sweep) echo "the quick suites under every CRYPTO_FORCE level, CRYPTO_OPTIONS switch and garbage; reports against the table" ;;
@@ -194,22 +194,24 @@ wipe_builds() {
   # the portable C scrub, which other targets build, on this one
   [ "$1" = clang ] || return "$failed"
   dir=$build_prefix-wipe-clang-portable
-  CC=clang build_dir "$dir" test/test_wipe -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true -Ddebug=false \
-    -Doptimization=2 -Dc_args=-DCRISP_SCRUB_PORTABLE
+  CC=clang build_dir "$dir" test/test_wipe test/test_stack -- -Dtools=false -Dpeers=disabled -Dlazy_binding=true \
+    -Ddebug=false -Doptimization=2 -Dc_args=-DCRISP_SCRUB_PORTABLE
   python3 "$root/scripts/check_wipe_builds.py" "$native_dir" "$dir" || failed=1
+  stack_bounds clang portable "$dir" || failed=1
   return "$failed"
 }
 
-# stack_bounds COMPILER LEVEL DIR: test_stack of one wipe build, so the
+# stack_bounds COMPILER LEVEL|portable DIR: test_stack of one wipe build, so the
 # stack each public header states holds for every compiler and level, not
 # only the native build's.
 stack_bounds() {
-  local log=$native_dir/stack-$1-O$2.test.log
+  local log=$native_dir/stack-$1-$2.test.log label=-O$2
+  [ "$2" = portable ] && label=-portable
   if "$3/test/test_stack" >"$log" 2>&1; then
-    printf '    %-6s %-9s %-14s passed (test_stack: the headers'"'"' stack bounds)\n' "$1" "-O$2" ""
+    printf '    %-6s %-9s %-14s passed (test_stack: the headers'"'"' stack bounds)\n' "$1" "$label" ""
     return 0
   fi
-  echo "    $1 -O$2 test_stack failed:" >&2
+  echo "    $1 $label test_stack failed:" >&2
   grep -E "more stack|FAILED" "$log" | head -20 >&2
   return 1
 }
