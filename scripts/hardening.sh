@@ -154,10 +154,10 @@ stage_ct-planted() {
 # each build too: whether a mask stays arithmetic or becomes a branch is
 # the compiler's choice as well (clang turns `x & mask` into a branch when
 # it can tell the mask is 0 or all ones). test_stack runs in each build
-# as well: the stack bounds the public headers state are the compiler's
-# too (clang -Os took crisp_md5_many past the 18 KiB it stated). A seventh
-# build, clang -O2 with
-# -DCRISP_SCRUB_PORTABLE, runs test_wipe over the portable C stack scrub
+# as well: how deep a call's frames reach is the compiler's choice too, and
+# the public headers' stack bounds must hold for each (clang -Os lays out
+# the AVX-512 MD5 lanes deepest). A seventh build, clang -O2 with
+# -DCRISP_SCRUB_PORTABLE, runs test_wipe and test_stack over the portable C stack scrub
 # that targets without the assembly one build.
 # The gcc builds and the clang builds go side by side, so that one's
 # single-threaded steps (meson setup, the test runs) overlap the other's

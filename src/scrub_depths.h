@@ -133,8 +133,9 @@
  * one, whose frames are sized for CRISP_BN_MONT_MAX_LIMBS at every n; the
  * x86-64 kernels' frames below 24 limbs are small. On x86-64 each depth
  * also covers, with CRISP_SCRUB_BN_ALIAS_BYTES, the calls whose r overlaps
- * an operand by the same rule (the arm64 kernels were measured only as
- * part of the deepest, and keep the depths of the larger frames before). */
+ * an operand by the same rule. The arm64 kernels were measured only as
+ * part of the deepest, so other targets take deeper figures that cover
+ * larger frames than x86-64's. */
 #if defined(__x86_64__)
 #define CRISP_SCRUB_BN_MONT_SMALL(generic) ((generic) ? (size_t)5888 : (size_t)1536)
 #define CRISP_SCRUB_BN_MONT_LARGER(n) ((n) <= 64 ? (size_t)6912 : (n) <= 128 ? (size_t)9984 : (size_t)18944)
