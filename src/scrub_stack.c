@@ -10,8 +10,7 @@
 #define CRISP_SCRUB_STRING_OF(x) #x
 #define CRISP_SCRUB_STRING(x) CRISP_SCRUB_STRING_OF(x)
 
-#if defined(__x86_64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE) && \
-    !defined(CRISP_SCRUB_PORTABLE)
+#if defined(CRISP_SCRUB_ASSEMBLY) && defined(__x86_64__)
 /* x86-64: the stack pointer moved down by the depth, then stores of zero
  * from the top of that area down, then the stack pointer back. The area is
  * one piece right below this function's return address, so no word in it
@@ -94,8 +93,7 @@ __asm__(".pushsection .text\n"
         "  ret\n"
         ".size crisp_scrub_below, .-crisp_scrub_below\n"
         ".popsection\n");
-#elif defined(__aarch64__) && defined(__ELF__) && defined(__LP64__) && !defined(CRISP_SCRUB_MEASURE) && \
-    !defined(CRISP_SCRUB_PORTABLE)
+#elif defined(CRISP_SCRUB_ASSEMBLY) && defined(__aarch64__)
 /* AArch64: as on x86-64, one area right below the caller's stack pointer
  * (the return address stays in x30), the stack pointer moved down over
  * it while 64 bytes of zero pairs are stored from the top down. The depth

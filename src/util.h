@@ -55,6 +55,12 @@ static inline uint64_t crisp_value_barrier(uint64_t x) {
  * below the other, twice, which may reach up to a piece deeper. */
 #define CRISP_SCRUB_DEEP_MAX 24576
 #define CRISP_SCRUB_PIECE 2048
+/* Defined where crisp_scrub_below is the one area of assembly: x86-64 and
+ * AArch64 ELF, unless -DCRISP_SCRUB_MEASURE or -DCRISP_SCRUB_PORTABLE. */
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__ELF__) && defined(__LP64__) && \
+    !defined(CRISP_SCRUB_MEASURE) && !defined(CRISP_SCRUB_PORTABLE)
+#define CRISP_SCRUB_ASSEMBLY 1
+#endif
 void crisp_scrub_below(size_t bytes);
 /* The widest vector store crisp_scrub_below may use, set by the dispatcher
  * from the active level: 16 bytes (SSE2, every x86-64), 32 (AVX2 level)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "util.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -312,13 +313,12 @@ static int call_dispatch(size_t size) {
 #define NONE CRISP_KERNEL_COUNT
 #define KIB 1024
 /* Where the stack scrub is the portable C one (targets other than x86-64
- * and arm64, and CRISP_SCRUB_PORTABLE builds), its own frames reach up to
- * 2 KiB past the headers' figures, as crisp/common.h says. */
-#if defined(CRISP_SCRUB_PORTABLE) || \
-    !((defined(__x86_64__) || defined(__aarch64__)) && defined(__ELF__) && defined(__LP64__))
-#define SLACK 2
-#else
+ * and arm64, and CRISP_SCRUB_PORTABLE builds), it may reach a piece deeper
+ * than the headers' figures, as crisp/common.h says. */
+#if defined(CRISP_SCRUB_ASSEMBLY) || defined(CRISP_SCRUB_MEASURE)
 #define SLACK 0
+#else
+#define SLACK (CRISP_SCRUB_PIECE / KIB)
 #endif
 /* Bounds in KiB: one for every size, or one per size class. */
 #define ONE(kib) \
