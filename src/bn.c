@@ -82,7 +82,12 @@ static __attribute__((noinline)) int bn_mul_add(crisp_limb *z, const crisp_limb 
 }
 
 crisp_limb crisp_bn_mont_inv(crisp_limb m0) {
-  return m0 & 1 ? bn_mont_inverse(m0) : 0;
+  if (!(m0 & 1)) return 0;
+  /* Newton's iteration x <- x(2 - m0 x) doubles the correct low bits; an
+   * odd m0 is its own inverse mod 8, so five steps reach 96 >= 64 bits. */
+  crisp_limb x = m0;
+  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
+  return 0 - x;
 }
 
 /* Checks a modulus: CRISP_OK, or the error code for it. */
@@ -154,11 +159,11 @@ static __attribute__((noinline)) mont_check check_mont_operands(const crisp_limb
                                                                 size_t n, crisp_limb minv) {
   mont_check verdict = {minv, check_modulus(m, n), 0};
   if (verdict.status != CRISP_OK) return verdict;
-  verdict.aliased = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
   verdict.status = CRISP_E_INVALID;
   if (!r || !a || !b) return verdict;
   if (m[0] * minv != ~(crisp_limb)0) return verdict;
   if (limbs_overlap(r, n, m, n)) return verdict;
+  verdict.aliased = limbs_overlap(r, n, a, n) || limbs_overlap(r, n, b, n);
   /* Both comparisons always run, so the time does not tell which failed;
    * a square (b == a, public pointers) needs one. */
   const crisp_limb in_range = b == a ? bn_less_than(a, m, n) : bn_both_less_than(a, b, m, n);
@@ -190,17 +195,22 @@ static __attribute__((noinline)) void mont_sqr_copied(const crisp_bn_mont_sqr_im
   crisp_wipe(copy_a, n * LIMB_BYTES);
 }
 
-/* Whether impl leaves the stack clean at n limbs (clean_sizes). */
-static int mont_clean(uint64_t clean_sizes, size_t n) {
-  return n < 64 && (clean_sizes >> n & 1);
+/* The depth a Montgomery call scrubs after its kernel: none where the
+ * implementation that ran leaves the stack clean at n (clean_sizes), was
+ * chosen before the call and the operands were not copied; the copies'
+ * frame more where they were. */
+static size_t mont_scrub_depth(const crisp_impl_info *chosen, const crisp_impl_info *ran,
+                               uint64_t clean_sizes, size_t n, int aliased) {
+  const size_t depth = CRISP_SCRUB_BN_MONT_BYTES(n, ran->level == CRISP_LEVEL_GENERIC);
+  if (aliased) return depth + CRISP_SCRUB_BN_ALIAS_BYTES;
+  return chosen && n < 64 && (clean_sizes >> n & 1) ? 0 : depth;
 }
 
-/* The Montgomery work functions write *scrub as the products' do: no scrub
- * where the implementation leaves the stack clean at n (clean_sizes), was
- * chosen before the call and the operands were not copied. minv may be
- * secret (the modulus of a caller's CRT): it comes back from the check and
- * goes to the kernel with no call between (check_mont_operands), and
- * test_wipe, with secret moduli, sees any copy a compiler leaves. */
+/* The Montgomery work functions write *scrub as the products' do
+ * (mont_scrub_depth). minv may be secret (the modulus of a caller's CRT):
+ * it comes back from the check and goes to the kernel with no call
+ * between (check_mont_operands), and test_wipe, with secret moduli, sees
+ * any copy a compiler leaves. */
 static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb *a, const crisp_limb *b,
                                                  const crisp_limb *m, size_t n, crisp_limb minv,
                                                  size_t *scrub) {
@@ -211,14 +221,11 @@ static __attribute__((noinline)) int bn_mont_mul(crisp_limb *r, const crisp_limb
   const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MONT_MUL);
   const crisp_bn_mont_mul_impl *impl =
       chosen ? crisp_impl_as_bn_mont_mul(chosen) : crisp_active_bn_mont_mul();
-  const size_t depth = CRISP_SCRUB_BN_MONT_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
-  if (checked.aliased) {
+  if (checked.aliased)
     mont_mul_copied(impl, r, a, b, m, n, minv);
-    *scrub = depth + CRISP_SCRUB_BN_ALIAS_BYTES;
-    return CRISP_OK;
-  }
-  impl->mont_mul(r, a, b, m, n, minv);
-  *scrub = chosen && mont_clean(impl->clean_sizes, n) ? 0 : depth;
+  else
+    impl->mont_mul(r, a, b, m, n, minv);
+  *scrub = mont_scrub_depth(chosen, &impl->info, impl->clean_sizes, n, checked.aliased);
   return CRISP_OK;
 }
 
@@ -231,14 +238,11 @@ static __attribute__((noinline)) int bn_mont_sqr(crisp_limb *r, const crisp_limb
   const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MONT_SQR);
   const crisp_bn_mont_sqr_impl *impl =
       chosen ? crisp_impl_as_bn_mont_sqr(chosen) : crisp_active_bn_mont_sqr();
-  const size_t depth = CRISP_SCRUB_BN_MONT_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
-  if (checked.aliased) {
+  if (checked.aliased)
     mont_sqr_copied(impl, r, a, m, n, minv);
-    *scrub = depth + CRISP_SCRUB_BN_ALIAS_BYTES;
-    return CRISP_OK;
-  }
-  impl->mont_sqr(r, a, m, n, minv);
-  *scrub = chosen && mont_clean(impl->clean_sizes, n) ? 0 : depth;
+  else
+    impl->mont_sqr(r, a, m, n, minv);
+  *scrub = mont_scrub_depth(chosen, &impl->info, impl->clean_sizes, n, checked.aliased);
   return CRISP_OK;
 }
 

@@ -19,15 +19,6 @@
 #define CRISP_BN_HAVE_INT128 1
 #endif
 
-/* -m0^-1 mod 2^64 for odd m0 (crisp_bn_mont_inv). Newton's iteration
- * x <- x(2 - m0 x) doubles the correct low bits; an odd m0 is its own
- * inverse mod 8, so five steps reach 96 >= 64 bits. */
-static inline crisp_limb bn_mont_inverse(crisp_limb m0) {
-  crisp_limb x = m0;
-  for (int i = 0; i < 5; i++) x *= 2 - m0 * x;
-  return 0 - x;
-}
-
 /* hi:lo = a * b + c + d; cannot overflow since (2^64-1)^2 + 2(2^64-1) = 2^128-1. */
 static inline crisp_limb bn_mul_add2(crisp_limb *hi, crisp_limb a, crisp_limb b, crisp_limb c, crisp_limb d) {
 #ifdef CRISP_BN_HAVE_INT128
