@@ -16,7 +16,8 @@ extern "C" {
 
 /* Stack: each header states the most stack its functions use below the
  * caller's frame (test/test_stack.c measures it at every implementation,
- * built by gcc and clang at -O2, -O3 and -Os on x86-64, and on arm64).
+ * built by gcc and clang at -O2, -O3 and -Os on x86-64, and by gcc on
+ * arm64).
  * On other targets the stack wipe after a call is portable C, whose own
  * frames take up to 2 KiB more. */
 
