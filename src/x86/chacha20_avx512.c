@@ -4,17 +4,19 @@
  * state word; 128-bit lane k holds blocks 4k..4k+3, so the transpose is a
  * 4x4 word transpose within lanes, then a 4x4 transpose of 128-bit lanes
  * (vshufi32x4). ISA: AVX-512F (every rotate is one vprold). Meant for:
- * AVX-512 CPUs. The rounds are latency-bound, so whole input runs two groups
+ * AVX-512 CPUs. A message of two to four blocks runs in the row layout
+ * instead (rows_body), and so does the keyed entry's message of up to four
+ * blocks. The rounds are latency-bound, so whole input runs two groups
  * interleaved (32 blocks, all 32 zmm registers); a tail of at least
  * AVX512_TAIL_MIN_BLOCKS runs one group under byte masks; a single block
  * after whole groups is computed on the general-purpose registers beside
  * the last of them, a message of one block by the generic code directly
  * (the AVX2 kernel would hand it there too, one call later).
- * The keyed entry, the AEAD's, takes up to two groups with the Poly1305 key
- * block beside them the same way (chacha20_lanes_keyed); the fused open
- * takes one group, with the key block in the first half of its rounds and
- * the scalar Poly1305 (x86/poly1305_scalar.h) over ad, the ciphertext and
- * the lengths in the second (chacha20_lanes_open_mac). */
+ * The keyed entry, the AEAD's, takes the Poly1305 key block beside the
+ * rows or beside up to two groups the same way (chacha20_lanes_keyed); the
+ * fused open takes one group, with the key block in the first half of its
+ * rounds and the scalar Poly1305 (x86/poly1305_scalar.h) over ad, the
+ * ciphertext and the lengths in the second (chacha20_lanes_open_mac). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -137,6 +139,82 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
 
 #include "chacha20_lanes.h"
 
+/* Up to ROWS_MAX_BYTES in the row layout: a vector per row of the state
+ * (words 0-3, 4-7, 8-11, 12-15), block j of four in 128-bit lane j, the
+ * diagonal rounds reached by rotating rows b, c and d within their lanes.
+ * The rounds' chain is as long as the group's, but the group issues
+ * sixteen operations per step of it and the rows four: up to four blocks
+ * take less time in the row layout, with most of the vector pipes free,
+ * and a transposition of 8 shuffles instead of 64. */
+#define ROWS_MAX_BYTES (4 * 64)
+
+#define ROW_QUARTER_ROUND(a, b, c, d)                                 \
+  do {                                                                \
+    a = _mm512_add_epi32(a, b), d = V_ROTL16(_mm512_xor_si512(d, a)); \
+    c = _mm512_add_epi32(c, d), b = V_ROTL12(_mm512_xor_si512(b, c)); \
+    a = _mm512_add_epi32(a, b), d = V_ROTL8(_mm512_xor_si512(d, a));  \
+    c = _mm512_add_epi32(c, d), b = V_ROTL7(_mm512_xor_si512(b, c));  \
+  } while (0)
+
+static inline __m512i row_of(const uint32_t state[16], int row) {
+  return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(state + 4 * row)));
+}
+
+/* len bytes (at most ROWS_MAX_BYTES) of in XORed with the keystream from
+ * the counter in state[12]; with_key, the block at state[12] on the
+ * general-purpose registers beside the rows, to key_block, and the rows
+ * from the counter after it. */
+static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, uint8_t *out,
+                                                            const uint8_t *in, size_t len,
+                                                            const uint32_t state[16], const int with_key) {
+  const __m512i a0 = row_of(state, 0), b0 = row_of(state, 1), c0 = row_of(state, 2);
+  const int first = with_key; /* the rows' first block after the key block */
+  const __m512i d0 = _mm512_add_epi32(
+      row_of(state, 3),
+      _mm512_set_epi32(0, 0, 0, first + 3, 0, 0, 0, first + 2, 0, 0, 0, first + 1, 0, 0, 0, first));
+  __m512i a = a0, b = b0, c = c0, d = d0;
+  CHACHA20_KEY_START(k, state[12]);
+  for (int i = 0; i < 10; i++) {
+    ROW_QUARTER_ROUND(a, b, c, d);
+    b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(0, 3, 2, 1));
+    c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2));
+    d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(2, 1, 0, 3));
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15);
+    ROW_QUARTER_ROUND(a, b, c, d);
+    b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(2, 1, 0, 3));
+    c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2));
+    d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(0, 3, 2, 1));
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
+  }
+  CHACHA20_KEY_STORE(with_key, key_block, k, state[12]);
+  if (len == 0) return; /* a keyed call with only its key block; in and out may be NULL */
+  a = _mm512_add_epi32(a, a0), b = _mm512_add_epi32(b, b0);
+  c = _mm512_add_epi32(c, c0), d = _mm512_add_epi32(d, d0);
+  /* block j is 128-bit lane j of a, b, c and d */
+  const __m512i ab_low = _mm512_shuffle_i32x4(a, b, 0x44), ab_high = _mm512_shuffle_i32x4(a, b, 0xee);
+  const __m512i cd_low = _mm512_shuffle_i32x4(c, d, 0x44), cd_high = _mm512_shuffle_i32x4(c, d, 0xee);
+  xor_block_partial(out, in, _mm512_shuffle_i32x4(ab_low, cd_low, 0x88), 0, len);
+  xor_block_partial(out, in, _mm512_shuffle_i32x4(ab_low, cd_low, 0xdd), 1, len);
+  xor_block_partial(out, in, _mm512_shuffle_i32x4(ab_high, cd_high, 0x88), 2, len);
+  xor_block_partial(out, in, _mm512_shuffle_i32x4(ab_high, cd_high, 0xdd), 3, len);
+}
+
+static __attribute__((noinline)) void rows(uint8_t *out, const uint8_t *in, size_t len,
+                                           const uint32_t state[16]) {
+  rows_body(NULL, out, in, len, state, 0);
+}
+
+static __attribute__((noinline)) void rows_and_key(uint8_t key_block[64], uint8_t *out, const uint8_t *in,
+                                                   size_t len, const uint32_t state[16]) {
+  rows_body(key_block, out, in, len, state, 1);
+}
+
 /* The rounds are latency-bound, so a 16-block group costs about what an
  * 8-block one does: from two blocks on a tail takes the full group. */
 #ifndef AVX512_TAIL_MIN_BLOCKS
@@ -144,11 +222,19 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
 #endif
 
 void crisp_chacha20_xor_avx512(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]) {
+  if (len > 64 && len <= ROWS_MAX_BYTES) {
+    rows(out, in, len, state);
+    return;
+  }
   chacha20_lanes_xor(out, in, len, state, AVX512_TAIL_MIN_BLOCKS, crisp_chacha20_xor_generic);
 }
 
 static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out, const uint8_t *in,
                                             size_t len, const uint32_t state[16]) {
+  if (len <= ROWS_MAX_BYTES) {
+    rows_and_key(key_block, out, in, len, state);
+    return;
+  }
   chacha20_lanes_keyed(key_block, out, in, len, state);
 }
 
