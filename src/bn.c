@@ -19,8 +19,8 @@ static int limbs_overlap(const crisp_limb *a, size_t an, const crisp_limb *b, si
 /* The work of crisp_bn_mul, crisp_bn_sqr and crisp_bn_mul_add, each also
  * writing *scrub, how much stack its public call overwrites after it
  * (src/scrub_depths.h): by the implementation that ran and the size, or
- * none where that implementation keeps the values in registers
- * (registers_only_below) and was chosen before the call. The call that
+ * none where that implementation leaves nothing of the values on the
+ * stack (clean_below) and was chosen before the call. The call that
  * chooses it runs the CPU probe with the arguments kept in its frames,
  * and scrubs. An error leaves the deepest depth of the size's class. */
 static __attribute__((noinline)) int bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn,
@@ -33,7 +33,7 @@ static __attribute__((noinline)) int bn_mul(crisp_limb *z, const crisp_limb *x, 
   const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_MUL);
   const crisp_bn_mul_impl *impl = chosen ? crisp_impl_as_bn_mul(chosen) : crisp_active_bn_mul();
   impl->mul(z, x, xn, y, yn);
-  *scrub = chosen && shorter < impl->registers_only_below
+  *scrub = chosen && shorter < impl->clean_below
                ? 0
                : CRISP_SCRUB_BN_MUL_BYTES(shorter, impl->info.level == CRISP_LEVEL_GENERIC);
   return CRISP_OK;
@@ -47,7 +47,7 @@ static __attribute__((noinline)) int bn_sqr(crisp_limb *z, const crisp_limb *x, 
   const crisp_impl_info *chosen = crisp_chosen(CRISP_KERNEL_BN_SQR);
   const crisp_bn_sqr_impl *impl = chosen ? crisp_impl_as_bn_sqr(chosen) : crisp_active_bn_sqr();
   impl->sqr(z, x, n);
-  *scrub = chosen && n < impl->registers_only_below
+  *scrub = chosen && n < impl->clean_below
                ? 0
                : CRISP_SCRUB_BN_SQR_BYTES(n, impl->info.level == CRISP_LEVEL_GENERIC);
   return CRISP_OK;
@@ -77,7 +77,7 @@ static __attribute__((noinline)) int bn_mul_add(crisp_limb *z, const crisp_limb 
   }
   const crisp_bn_mul_add_impl *impl = crisp_impl_as_bn_mul_add(chosen);
   *carry = impl->mul_add(z, x, n, k);
-  *scrub = n < impl->registers_only_below ? 0 : CRISP_SCRUB_BN_MUL_ADD_BYTES;
+  *scrub = n < impl->clean_below ? 0 : CRISP_SCRUB_BN_MUL_ADD_BYTES;
   return CRISP_OK;
 }
 

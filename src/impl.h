@@ -199,31 +199,33 @@ typedef struct crisp_poly1305_impl {
 } crisp_poly1305_impl;
 
 /* BN_MUL: z[0..xn+yn) = x * y; xn, yn >= 1; z overlaps neither.
- * registers_only_below: below this many limbs of the shorter operand the
- * kernel's work on the values is assembly that keeps them in registers
- * and stores none of them to the stack, so the public call needs no
- * scrub after it (src/scrub_depths.h; test_wipe checks the claim); 0
- * where that does not hold. */
+ * clean_below: below this many limbs of the shorter operand the kernel
+ * leaves none of the values on the stack when it returns: its assembly
+ * keeps them in registers and stores none of them to the stack, or its C
+ * wipes what it stored and scrubs the frames below its own (the x86-64
+ * Karatsuba classes), so the public call needs no scrub after it
+ * (src/scrub_depths.h; test_wipe checks the claim); 0 where that does not
+ * hold. */
 typedef struct crisp_bn_mul_impl {
   crisp_impl_info info;
   void (*mul)(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
-  size_t registers_only_below;
+  size_t clean_below;
 } crisp_bn_mul_impl;
 
 /* BN_SQR: z[0..2n) = x^2; n >= 1; z does not overlap x.
- * registers_only_below: as for BN_MUL, in limbs of x. */
+ * clean_below: as for BN_MUL, in limbs of x. */
 typedef struct crisp_bn_sqr_impl {
   crisp_impl_info info;
   void (*sqr)(crisp_limb *z, const crisp_limb *x, size_t n);
-  size_t registers_only_below;
+  size_t clean_below;
 } crisp_bn_sqr_impl;
 
 /* BN_MUL_ADD: z[0..n) += x * k, returns the carry; n >= 1; x == z allowed.
- * registers_only_below: as for BN_MUL, in limbs of x. */
+ * clean_below: as for BN_MUL, in limbs of x. */
 typedef struct crisp_bn_mul_add_impl {
   crisp_impl_info info;
   crisp_limb (*mul_add)(crisp_limb *z, const crisp_limb *x, size_t n, crisp_limb k);
-  size_t registers_only_below;
+  size_t clean_below;
 } crisp_bn_mul_add_impl;
 
 /* BN_MONT_MUL: r = a * b * R^-1 mod m, fully reduced, constant time in the

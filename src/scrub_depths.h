@@ -33,8 +33,10 @@
  * most of them: Karatsuba's scratch and the Montgomery products are sized
  * by class of limbs, the AEAD's short buffer and MAC state by class of
  * message. A bignum implementation whose products, squares or
- * multiply-adds keep their values in registers says up to which size
- * (registers_only_below, src/impl.h), and a Montgomery implementation
+ * multiply-adds leave nothing of their values on the stack says up to
+ * which size (clean_below, src/impl.h: registers only, or the x86-64
+ * Karatsuba classes, which scrub below their own frames to their class's
+ * depth less those frames' arrays), and a Montgomery implementation
  * whose kernels wipe what they store says at which sizes (clean_sizes);
  * there its public calls skip the scrub, but for the call that runs the
  * CPU probe (src/bn.c). */

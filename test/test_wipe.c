@@ -64,7 +64,7 @@ static int pointers(uint64_t a, uint64_t b) {
  * secret word, a radix 2^52 digit (the IFMA kernels' form), a radix 2^26
  * digit or five times one (Poly1305's limbs), or a value computed from
  * them. */
-enum { SECRET_BYTES = 2 * 64 * 8, PIECES = 5 };
+enum { SECRET_BYTES = 256 * 8, PIECES = 5 };
 typedef struct secrets {
   uint8_t bytes[PIECES][SECRET_BYTES];
   size_t len[PIECES];
@@ -165,7 +165,7 @@ static size_t secret_words(const uint64_t *first, const uint64_t *second, const 
 /* Every buffer a call reads or writes is static: an output derived from a
  * secret in a frame between the measuring one and the library would be the
  * test's own word, not a leak. */
-enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = MAX_LIMBS + 1, MESSAGE_MAX = 20000, AD_LEN = 13 };
+enum { MAX_LIMBS = 64, PRODUCT_MAX_LIMBS = 256, MESSAGE_MAX = 20000, AD_LEN = 13 };
 static crisp_limb bn_m[PRODUCT_MAX_LIMBS], bn_a[PRODUCT_MAX_LIMBS], bn_b[PRODUCT_MAX_LIMBS];
 static crisp_limb bn_r[2 * PRODUCT_MAX_LIMBS], bn_r1[MAX_LIMBS], bn_c[2 * MAX_LIMBS], bn_carry, bn_minv;
 static uint8_t key[32], nonce[24], ad[AD_LEN], tag[16], forged_tag[16];
@@ -394,10 +394,11 @@ static void call_stream(size_t len) {
  * (per-call conversion from 24 limbs), Karatsuba products (32 up) and
  * squares (48 up), two levels of it (64), and for the plain products 65,
  * whose 32-limb lower half recurses in a square where its 33-limb upper
- * half does not. The exponentiations at those sizes and 48 and 64 limbs,
+ * half does not; 128, 129 and 256, the Karatsuba classes above, whose
+ * frames clean up after themselves. The exponentiations at those sizes and 48 and 64 limbs,
  * where the IFMA exponentiation leaves its two-lane binary ladder for a
  * fixed-window one. */
-static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65};
+static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65, 128, 129, 256};
 static const size_t montgomery_sizes[] = {3, 8, 16, 24, 32, 48, 64};
 static const size_t exponent_sizes[] = {3, 8, 16, 24, 32, 48, 64};
 /* 2^k - 1 bytes, and each side of the vector kernels' default crossovers

@@ -17,6 +17,7 @@
 #include <emmintrin.h>
 #include <x86intrin.h>
 
+#include "scrub_depths.h"
 #include "util.h"
 #include "x86/bn_rows_x86.h"
 
@@ -315,36 +316,62 @@ static inline void crisp_bn_sqr_karatsuba(crisp_limb *z, const crisp_limb *x, si
 }
 
 /* One frame per size class of the Karatsuba operand, so that a product
- * takes the stack its size needs rather than the largest size's (and the
- * public call's scrub, sized by the same classes, covers no more): the
+ * takes the stack its size needs rather than the largest size's: the
  * least class holds 2048- and 3072-bit operands, whose one level of
- * recursion needs less than half the 64-limb frame. */
+ * recursion needs less than half the 64-limb frame. Each class cleans up
+ * after itself, so the public call needs no scrub (clean_below): its
+ * scratch is wiped by name, and the frames below its own (the recursion's
+ * spills, the assembly's saved registers) are scrubbed before it returns,
+ * to the class's public depth less the arrays its own frame holds
+ * (src/scrub_depths.h), which reaches at least as deep as a scrub of the
+ * class's depth from the public call would, while the scratch, already
+ * wiped, is not written twice. The barrier keeps the scrub a call rather
+ * than a tail call, whose area would start above this frame. */
+#define CRISP_KARATSUBA_CLEAN_BELOW(class_bytes, frame)                                  \
+  do {                                                                                   \
+    _Static_assert((class_bytes) > sizeof(frame), "the class's depth covers its frame"); \
+    crisp_scrub_below((class_bytes) - sizeof(frame));                                    \
+    __asm__ __volatile__("" ::: "memory");                                               \
+  } while (0)
 #define CRISP_KARATSUBA_LEAST 48
 #define CRISP_KARATSUBA_SMALL 64
 #define CRISP_KARATSUBA_MEDIUM 128
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_least(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_LEAST)], block[2 * CRISP_KARATSUBA_LEAST];
-  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+  struct {
+    crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_LEAST)], block[2 * CRISP_KARATSUBA_LEAST];
+  } frame;
+  crisp_bn_mul_blocks(z, x, xn, y, yn, frame.scratch, frame.block);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_MUL_LEAST_BYTES, frame);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_small(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_SMALL)], block[2 * CRISP_KARATSUBA_SMALL];
-  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+  struct {
+    crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_SMALL)], block[2 * CRISP_KARATSUBA_SMALL];
+  } frame;
+  crisp_bn_mul_blocks(z, x, xn, y, yn, frame.scratch, frame.block);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_MUL_SMALL_BYTES, frame);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_medium(crisp_limb *z, const crisp_limb *x,
                                                                   size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MEDIUM)], block[2 * CRISP_KARATSUBA_MEDIUM];
-  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+  struct {
+    crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MEDIUM)],
+        block[2 * CRISP_KARATSUBA_MEDIUM];
+  } frame;
+  crisp_bn_mul_blocks(z, x, xn, y, yn, frame.scratch, frame.block);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_MUL_MEDIUM_BYTES, frame);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_mul_large(crisp_limb *z, const crisp_limb *x,
                                                                  size_t xn, const crisp_limb *y, size_t yn) {
-  crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MAX)], block[2 * CRISP_KARATSUBA_MAX];
-  crisp_bn_mul_blocks(z, x, xn, y, yn, scratch, block);
+  struct {
+    crisp_limb scratch[CRISP_KARATSUBA_MUL_SCRATCH(CRISP_KARATSUBA_MAX)], block[2 * CRISP_KARATSUBA_MAX];
+  } frame;
+  crisp_bn_mul_blocks(z, x, xn, y, yn, frame.scratch, frame.block);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_MUL_LARGE_BYTES, frame);
 }
 
 /* z[0..xn+yn) = x * y for any sizes: Karatsuba blocks when the shorter
@@ -373,24 +400,28 @@ static __attribute__((noinline, unused)) void crisp_bn_sqr_least(crisp_limb *z, 
                                                                  size_t n) {
   crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_LEAST)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_SQR_LEAST_BYTES, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_small(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
   crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_SMALL)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_SQR_SMALL_BYTES, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_medium(crisp_limb *z, const crisp_limb *x,
                                                                   size_t n) {
   crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_MEDIUM)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_SQR_MEDIUM_BYTES, scratch);
 }
 
 static __attribute__((noinline, unused)) void crisp_bn_sqr_large(crisp_limb *z, const crisp_limb *x,
                                                                  size_t n) {
   crisp_limb scratch[CRISP_KARATSUBA_SQR_SCRATCH(CRISP_KARATSUBA_MAX)];
   crisp_bn_sqr_karatsuba(z, x, n, scratch);
+  CRISP_KARATSUBA_CLEAN_BELOW(CRISP_SCRUB_BN_SQR_LARGE_BYTES, scratch);
 }
 
 static inline void crisp_bn_sqr_any(crisp_limb *z, const crisp_limb *x, size_t n) {

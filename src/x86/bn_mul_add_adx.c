@@ -14,5 +14,5 @@ const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_adx_impl),
     crisp_bn_mul_add_x86_64_adx,
     /* every length: bn_rows_adx.S, whose rows touch no stack */
-    .registers_only_below = SIZE_MAX,
+    .clean_below = SIZE_MAX,
 };

@@ -11,5 +11,5 @@ const crisp_bn_mul_add_impl crisp_bn_mul_add_x86_64_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mul_add_x86_64_impl),
     crisp_bn_mul_add_x86_64,
     /* every length: bn_rows_scalar.S, whose rows touch no stack */
-    .registers_only_below = SIZE_MAX,
+    .clean_below = SIZE_MAX,
 };

@@ -17,6 +17,7 @@ const crisp_bn_mul_impl crisp_bn_mul_x86_64_adx_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mul_x86_64_adx_impl),
     crisp_bn_mul_x86_64_adx,
     /* the schoolbook: bn_window_adx.S and bn_rows_adx.S, whose frames
-     * hold saved registers and the loops' pointers and counts */
-    .registers_only_below = CRISP_KARATSUBA_MUL_MIN,
+     * hold saved registers and the loops' pointers and counts; the
+     * Karatsuba classes clean up after themselves */
+    .clean_below = CRISP_KARATSUBA_MAX + 1,
 };

@@ -12,6 +12,7 @@ void crisp_bn_mul_x86_64(crisp_limb *z, const crisp_limb *x, size_t xn, const cr
 const crisp_bn_mul_impl crisp_bn_mul_x86_64_impl = {
     .info = CRISP_IMPL_INFO(crisp_bn_mul_x86_64_impl),
     crisp_bn_mul_x86_64,
-    /* the schoolbook: bn_rows_scalar.S, whose frames hold saved registers */
-    .registers_only_below = CRISP_KARATSUBA_MUL_MIN,
+    /* the schoolbook: bn_rows_scalar.S, whose frames hold saved
+     * registers; the Karatsuba classes clean up after themselves */
+    .clean_below = CRISP_KARATSUBA_MAX + 1,
 };

@@ -32,6 +32,6 @@ const crisp_bn_sqr_impl crisp_bn_sqr_x86_64_adx_impl = {
     crisp_bn_sqr_x86_64_adx,
     /* the unrolled, window and row triangles and the diagonal, all
      * assembly whose frames hold saved registers and the loops' pointers
-     * and counts */
-    .registers_only_below = CRISP_KARATSUBA_SQR_MIN,
+     * and counts; the Karatsuba classes clean up after themselves */
+    .clean_below = CRISP_KARATSUBA_MAX + 1,
 };
