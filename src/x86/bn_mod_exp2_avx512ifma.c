@@ -24,20 +24,27 @@
 #define LANES 8       /* 64-bit lanes in a 512-bit vector */
 #define MAX_VECTORS 5 /* k = 40 */
 
-/* out[l] = table[l][index[l]] for both lanes, entries a multiple of 8
- * (windows of 3 bits or more): every entry of both tables is read in full, the wanted one kept by an AND with
- * an all-ones vector made by arithmetic (a masked load could skip the memory of the entries it drops;
- * MemorySanitizer checks mask-to-vector moves strictly). Both lanes' output vectors are built in one pass
- * over the entries. Per group of 8 entries j and lane: d = index - j in the 8 64-bit lanes of one vector,
- * keep = all ones exactly where d = 0 (the sign of ~(d | -d), spread by an arithmetic shift); each entry's
- * keep is its lane of that vector broadcast by a permutation. (Ternary logic would merge the AND and the OR,
- * but MemorySanitizer checks its operands strictly.) */
+/* out[l] = table[l][index[l]] for both lanes, by scans of entries [from,
+ * to), multiples of 8 (windows of 3 bits or more): a scan from 0 starts out
+ * at zero, a later one adds its entries to it, and out holds the choice
+ * once the scans have covered the table. Every entry of both tables is
+ * read in full, the wanted one kept by an AND with an all-ones vector made
+ * by arithmetic (a masked load could skip the memory of the entries it
+ * drops; MemorySanitizer checks mask-to-vector moves strictly). Both lanes'
+ * output vectors are built in one pass over the entries. Per group of 8
+ * entries j and lane: d = index - j in the 8 64-bit lanes of one vector,
+ * keep = all ones exactly where d = 0 (the sign of ~(d | -d), spread by an
+ * arithmetic shift); each entry's keep is its lane of that vector
+ * broadcast by a permutation. (Ternary logic would merge the AND and the
+ * OR, but MemorySanitizer checks its operands strictly.) */
 static inline __attribute__((always_inline)) void gather2_body(uint64_t *const out[2],
-                                                               const uint64_t *const table[2], size_t entries,
-                                                               const crisp_limb index[2], const int vectors) {
+                                                               const uint64_t *const table[2], size_t from,
+                                                               size_t to, const crisp_limb index[2],
+                                                               const int vectors) {
   __m512i acc[2][MAX_VECTORS], lane_of[LANES];
   const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi64(-1), eight = _mm512_set1_epi64(LANES);
-  const __m512i first = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i first =
+      _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi64((long long)from));
   __m512i distance[2] = {_mm512_sub_epi64(_mm512_set1_epi64((long long)index[0]), first),
                          _mm512_sub_epi64(_mm512_set1_epi64((long long)index[1]), first)};
   CRISP_BN52_UNROLL(8)
@@ -45,9 +52,10 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
   CRISP_BN52_UNROLL(2)
   for (int l = 0; l < 2; l++) {
     CRISP_BN52_UNROLL(5)
-    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
+    for (int v = 0; v < vectors; v++)
+      acc[l][v] = from ? _mm512_load_si512((const __m512i *)out[l] + v) : zero;
   }
-  for (size_t group = 0; group < entries; group += LANES) {
+  for (size_t group = from; group < to; group += LANES) {
     __m512i keeps[2];
     CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++) {
@@ -76,19 +84,27 @@ static inline __attribute__((always_inline)) void gather2_body(uint64_t *const o
   }
 }
 
-static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries,
-                    const crisp_limb index[2], size_t stride) {
+static inline __attribute__((always_inline)) void gather2_part(uint64_t *const out[2],
+                                                               const uint64_t *const table[2], size_t from,
+                                                               size_t to, const crisp_limb index[2],
+                                                               size_t stride) {
+  if (from == to) return;
   switch (stride / LANES) {
     case 3:
-      gather2_body(out, table, entries, index, 3);
+      gather2_body(out, table, from, to, index, 3);
       break;
     case 4:
-      gather2_body(out, table, entries, index, 4);
+      gather2_body(out, table, from, to, index, 4);
       break;
     default:
-      gather2_body(out, table, entries, index, MAX_VECTORS);
+      gather2_body(out, table, from, to, index, MAX_VECTORS);
       break;
   }
+}
+
+static void gather2(uint64_t *const out[2], const uint64_t *const table[2], size_t entries,
+                    const crisp_limb index[2], size_t stride) {
+  gather2_part(out, table, 0, entries, index, stride);
 }
 
 /* The bits of a public exponent up to its highest set bit (0 for zero). */
@@ -238,18 +254,27 @@ static int pair_ladder(const crisp_bn_exp_lane lane[2], size_t en, size_t n, siz
   const uint64_t *const accumulator_in[2] = {acc[0], acc[1]}, *const chosen_in[2] = {selected[0],
                                                                                      selected[1]};
   const size_t windows = (en * LIMB_BITS + w - 1) / w;
+  /* At 20 digits each window's scan of the table runs in pieces of whole
+   * groups of 8 entries, one before each of the window's squares, whose
+   * quotient chains leave vector pipes idle for it; at 30 and 40 digits,
+   * whose squares and products keep the pipes busy, it runs whole after
+   * them. */
+  const int spread_scan = k <= 20;
+  const size_t groups = entries / LANES;
   crisp_limb index[2];
   for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, (windows - 1) * w, w);
   gather2(accumulator, tables, entries, index, stride);
   for (size_t window = windows - 1; window-- > 0;) {
+    for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, window * w, w);
     for (unsigned i = 0; i < w; i++) {
+      if (spread_scan)
+        gather2_part(chosen, tables, LANES * (groups * i / w), LANES * (groups * (i + 1) / w), index, stride);
       if (dual_square)
         dual_square(accumulator, accumulator_in, m, setup.m_moved_up, setup.k0);
       else
         dual_product(accumulator, accumulator_in, accumulator_in, m, setup.k0);
     }
-    for (int l = 0; l < 2; l++) index[l] = crisp_bn_window_at(lane[l].exponent, en, window * w, w);
-    gather2(chosen, tables, entries, index, stride);
+    if (!spread_scan) gather2(chosen, tables, entries, index, stride);
     dual_product(accumulator, accumulator_in, chosen_in, m, setup.k0);
   }
   /* out of Montgomery form: acc * 1 / R' <= m, then one masked subtraction */
