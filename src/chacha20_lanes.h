@@ -106,17 +106,26 @@ static inline uint32_t chacha20_rotl32(uint32_t x, int n) {
     CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
   } while (0)
 
-/* A double round of the key block alone. */
-#define CHACHA20_KEY_DOUBLE_ROUND()                  \
-  do {                                               \
-    CHACHA20_KEY_QUARTER_ROUND(1, k0, k4, k8, k12);  \
-    CHACHA20_KEY_QUARTER_ROUND(1, k1, k5, k9, k13);  \
-    CHACHA20_KEY_QUARTER_ROUND(1, k2, k6, k10, k14); \
-    CHACHA20_KEY_QUARTER_ROUND(1, k3, k7, k11, k15); \
-    CHACHA20_KEY_QUARTER_ROUND(1, k0, k5, k10, k15); \
-    CHACHA20_KEY_QUARTER_ROUND(1, k1, k6, k11, k12); \
-    CHACHA20_KEY_QUARTER_ROUND(1, k2, k7, k8, k13);  \
-    CHACHA20_KEY_QUARTER_ROUND(1, k3, k4, k9, k14);  \
+/* The key block's column round and diagonal round (with_key), and a
+ * double round of it alone. */
+#define CHACHA20_KEY_COLUMNS(with_key)                      \
+  do {                                                      \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);  \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);  \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14); \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15); \
+  } while (0)
+#define CHACHA20_KEY_DIAGONALS(with_key)                    \
+  do {                                                      \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15); \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12); \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);  \
+    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);  \
+  } while (0)
+#define CHACHA20_KEY_DOUBLE_ROUND() \
+  do {                              \
+    CHACHA20_KEY_COLUMNS(1);        \
+    CHACHA20_KEY_DIAGONALS(1);      \
   } while (0)
 
 #define CHACHA20_KEY_START(k, counter)                                                                    \

@@ -148,13 +148,16 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
  * and a transposition of 8 shuffles instead of 64. */
 #define ROWS_MAX_BYTES (4 * 64)
 
-#define ROW_QUARTER_ROUND(a, b, c, d)                                 \
-  do {                                                                \
-    a = _mm512_add_epi32(a, b), d = V_ROTL16(_mm512_xor_si512(d, a)); \
-    c = _mm512_add_epi32(c, d), b = V_ROTL12(_mm512_xor_si512(b, c)); \
-    a = _mm512_add_epi32(a, b), d = V_ROTL8(_mm512_xor_si512(d, a));  \
-    c = _mm512_add_epi32(c, d), b = V_ROTL7(_mm512_xor_si512(b, c));  \
-  } while (0)
+/* Rows b, c and d turned within their lanes by one, two and three words,
+ * so that the diagonals stand in columns, and back. */
+#define ROWS_TO_DIAGONALS(b, c, d)                       \
+  (b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(0, 3, 2, 1)), \
+   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2)), \
+   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(2, 1, 0, 3)))
+#define ROWS_TO_COLUMNS(b, c, d)                         \
+  (b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(2, 1, 0, 3)), \
+   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2)), \
+   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(0, 3, 2, 1)))
 
 static inline __m512i row_of(const uint32_t state[16], int row) {
   return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(state + 4 * row)));
@@ -175,22 +178,12 @@ static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, 
   __m512i a = a0, b = b0, c = c0, d = d0;
   CHACHA20_KEY_START(k, state[12]);
   for (int i = 0; i < 10; i++) {
-    ROW_QUARTER_ROUND(a, b, c, d);
-    b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(0, 3, 2, 1));
-    c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2));
-    d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(2, 1, 0, 3));
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k4, k8, k12);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k5, k9, k13);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k6, k10, k14);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k7, k11, k15);
-    ROW_QUARTER_ROUND(a, b, c, d);
-    b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(2, 1, 0, 3));
-    c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2));
-    d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(0, 3, 2, 1));
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k0, k5, k10, k15);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k1, k6, k11, k12);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k2, k7, k8, k13);
-    CHACHA20_KEY_QUARTER_ROUND(with_key, k3, k4, k9, k14);
+    CHACHA20_QUARTER_ROUND(a, b, c, d); /* the column round of every row */
+    ROWS_TO_DIAGONALS(b, c, d);
+    CHACHA20_KEY_COLUMNS(with_key);
+    CHACHA20_QUARTER_ROUND(a, b, c, d);
+    ROWS_TO_COLUMNS(b, c, d);
+    CHACHA20_KEY_DIAGONALS(with_key);
   }
   CHACHA20_KEY_STORE(with_key, key_block, k, state[12]);
   if (len == 0) return; /* a keyed call with only its key block; in and out may be NULL */
