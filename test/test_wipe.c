@@ -395,9 +395,9 @@ static void call_stream(size_t len) {
  * squares (48 up), two levels of it (64), and for the plain products 65,
  * whose 32-limb lower half recurses in a square where its 33-limb upper
  * half does not; 128, 129 and 256, the Karatsuba classes above, whose
- * frames clean up after themselves. The exponentiations at those sizes and 48 and 64 limbs,
- * where the IFMA exponentiation leaves its two-lane binary ladder for a
- * fixed-window one. */
+ * frames clean up after themselves. The exponentiations at those sizes and
+ * 48 and 64 limbs, where the IFMA exponentiation leaves its two-lane binary
+ * ladder for a fixed-window one. */
 static const size_t product_sizes[] = {3, 8, 16, 24, 32, 48, 64, 65, 128, 129, 256};
 static const size_t montgomery_sizes[] = {3, 8, 16, 24, 32, 48, 64};
 static const size_t exponent_sizes[] = {3, 8, 16, 24, 32, 48, 64};

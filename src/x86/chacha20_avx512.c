@@ -178,7 +178,7 @@ static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, 
   __m512i a = a0, b = b0, c = c0, d = d0;
   CHACHA20_KEY_START(k, state[12]);
   for (int i = 0; i < 10; i++) {
-    CHACHA20_QUARTER_ROUND(a, b, c, d); /* the column round of every row */
+    CHACHA20_QUARTER_ROUND(a, b, c, d); /* every block's column round */
     ROWS_TO_DIAGONALS(b, c, d);
     CHACHA20_KEY_COLUMNS(with_key);
     CHACHA20_QUARTER_ROUND(a, b, c, d);
