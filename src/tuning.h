@@ -12,7 +12,10 @@
  * the warm one (powers cached) stays in the scalar code; the minimum is one
  * vector step. The IFMA kernel keeps a stream in its lanes between calls,
  * so its warm value is instead how many blocks a stream of shorter calls
- * absorbs in the scalar code before its lanes start. The defaults' reasons
+ * absorbs in the scalar code before its lanes start. The IFMA products'
+ * crossovers are in limbs of the shorter operand: below them the MULX/ADX
+ * kernel runs; at least 32, since below that the header promises 2 KiB
+ * of stack, less than the columns' buffers take. The defaults' reasons
  * are in each kernel's file. */
 #ifndef CRISP_SRC_TUNING_H
 #define CRISP_SRC_TUNING_H
@@ -26,7 +29,9 @@
   CRISP_TUNING(POLY1305_AVX512_COLD, "poly1305 avx512 cold_blocks", 48, 8)         \
   CRISP_TUNING(POLY1305_AVX512_WARM, "poly1305 avx512 warm_blocks", 8, 8)          \
   CRISP_TUNING(POLY1305_AVX2_COLD, "poly1305 avx2 cold_blocks", 72, 4)             \
-  CRISP_TUNING(POLY1305_AVX2_WARM, "poly1305 avx2 warm_blocks", 8, 4)
+  CRISP_TUNING(POLY1305_AVX2_WARM, "poly1305 avx2 warm_blocks", 8, 4)              \
+  CRISP_TUNING(BN_MUL_AVX512IFMA_MIN, "bn_mul avx512ifma min_limbs", 48, 32)       \
+  CRISP_TUNING(BN_SQR_AVX512IFMA_MIN, "bn_sqr avx512ifma min_limbs", 64, 32)
 
 typedef enum crisp_tuning_id {
 #define CRISP_TUNING(ID, name, default_value, minimum) CRISP_TUNING_##ID,

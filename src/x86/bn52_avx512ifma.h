@@ -89,6 +89,12 @@ void crisp_bn52_r2(uint64_t *square, const crisp_limb *m, size_t n, const uint64
 int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0, const crisp_limb *m1,
                            size_t n, size_t doublings);
 
+/* z[0..xn+yn) = x * y and z[0..2n) = x^2 through radix 2^52 columns
+ * (bn52_wide_avx512ifma.c), for operands of up to CRISP_BN52_WIDE_MAX_LIMBS
+ * limbs; z apart from x and y. */
+#define CRISP_BN52_WIDE_MAX_LIMBS 256
+void crisp_bn52_wide_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
+void crisp_bn52_wide_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 /* Digits a value of k digits takes in the two-lane kernels: k rounded up
  * to whole 512-bit vectors (the padding digits stay zero). */
 static inline size_t crisp_bn52_padded_digits(size_t k) {
