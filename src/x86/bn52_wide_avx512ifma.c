@@ -224,14 +224,15 @@ static inline __attribute__((always_inline)) void columns_to_limbs(crisp_limb *z
     ((uint8_t *)propagate)[v] = (uint8_t)_mm512_cmpeq_epi64_mask(low, digit_mask);
     _mm512_store_si512((__m512i *)(columns + LANES * v), low);
   }
-  unsigned char add_carry = 0;
-  uint64_t shifted_out = 0;
-  for (long w = 0; w < words; w++) { /* generate becomes the carries into each digit */
+  /* generate becomes the carries into each digit; the sum in 128 bits
+   * rather than _addcarry_u64, which MemorySanitizer checks strictly */
+  uint64_t add_carry = 0, shifted_out = 0;
+  for (long w = 0; w < words; w++) {
     const uint64_t shifted = generate[w] << 1 | shifted_out;
     shifted_out = generate[w] >> 63;
-    unsigned long long sum;
-    add_carry = _addcarry_u64(add_carry, shifted, propagate[w], &sum);
-    generate[w] = sum ^ propagate[w];
+    const unsigned __int128 sum = (unsigned __int128)shifted + propagate[w] + add_carry;
+    add_carry = (uint64_t)(sum >> 64);
+    generate[w] = (uint64_t)sum ^ propagate[w];
   }
   for (long v = 0; v < vectors; v++) {
     const __m512i digit = _mm512_load_si512((const __m512i *)(columns + LANES * v));
