@@ -13,10 +13,8 @@
  * each cross product once); they never run below 32 (the header's stack
  * bound), which the microarchitecture table sets there
  * (src/dispatch/uarch_table.c). The defaults, 48 and 64, are for cores
- * that retire one a cycle (512-bit operations in two halves): by the
- * cycle model (the multiply-adds are about two thirds of the columns'
- * time at these sizes, and take twice as long) the columns take about 1.6
- * times as long there, and these are the sizes from which they still win
+ * that retire one a cycle (512-bit operations in two halves): a planted
+ * model of those, every IFMA issued twice, still wins from there
  * (docs/performance.md). */
 #define CRISP_BN52_WIDE_MUL_MIN_LIMBS crisp_tuning(CRISP_TUNING_BN_MUL_AVX512IFMA_MIN)
 #define CRISP_BN52_WIDE_SQR_MIN_LIMBS crisp_tuning(CRISP_TUNING_BN_SQR_AVX512IFMA_MIN)
