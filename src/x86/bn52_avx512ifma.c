@@ -15,6 +15,7 @@
 
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
+#include "x86/bn52_pack_avx512ifma.h"
 #include "x86/bn_rows_x86.h"
 
 #define LANES 4
@@ -170,29 +171,16 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
     from64_scalar(out, k, x, n, shift);
     return;
   }
-  /* Eight digits per 512-bit vector: digit j is bits [52j - shift, +52) of
-   * x, i.e. two neighbouring limbs of a zero-padded copy picked by
-   * permutes and shifted by variable shifts (VPSLLVQ by 64 gives 0). The
-   * permute indices and shifts depend on j, shift and n only. */
+  /* Eight digits per 512-bit vector (crisp_bn52_digits_at): digit j is
+   * bits [52j - shift, +52) of x, in a zero-padded copy. */
   uint64_t buffer[FROM64_BUFFER] __attribute__((aligned(64)));
   memset(buffer, 0, sizeof buffer);
   memcpy(buffer + FROM64_PAD, x, n * sizeof(crisp_limb));
-  const __m512i step = _mm512_setr_epi64(0, 52, 104, 156, 208, 260, 312, 364);
-  const __m512i digit_mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
-  const __m512i low_bits = _mm512_set1_epi64(63), one = _mm512_set1_epi64(1),
-                limb_bits = _mm512_set1_epi64(64);
   for (size_t g = 0; g < k; g += 8) {
     const uint64_t start = CRISP_BN52_BITS * g + 64 * FROM64_PAD - shift; /* bit of buffer */
     const size_t base = (size_t)(start / 64);
-    const __m512i position = _mm512_add_epi64(_mm512_set1_epi64((long long)(start % 64)), step);
-    const __m512i index = _mm512_srli_epi64(position, 6), offset = _mm512_and_si512(position, low_bits);
-    const __m512i first = _mm512_loadu_si512(buffer + base), second = _mm512_loadu_si512(buffer + base + 8);
-    const __m512i low = _mm512_permutex2var_epi64(first, index, second);
-    const __m512i high = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
-    const __m512i digits =
-        _mm512_and_si512(_mm512_or_si512(_mm512_srlv_epi64(low, offset),
-                                         _mm512_sllv_epi64(high, _mm512_sub_epi64(limb_bits, offset))),
-                         digit_mask);
+    const __m512i digits = crisp_bn52_digits_at(
+        _mm512_loadu_si512(buffer + base), _mm512_loadu_si512(buffer + base + 8), (unsigned)(start % 64));
     const size_t count = k - g < 8 ? k - g : 8;
     _mm512_mask_storeu_epi64(out + g, (__mmask8)((1u << count) - 1), digits);
   }
@@ -202,36 +190,12 @@ void crisp_bn52_from64(uint64_t *out, size_t k, const crisp_limb *x, size_t n, u
 void crisp_bn52_to64_reduced(crisp_limb *r, const uint64_t *t, size_t k, const crisp_limb *m, size_t n) {
   crisp_limb value[CRISP_BN_MONT_MAX_LIMBS + 8] __attribute__((aligned(64)));
   if (k <= CRISP_BN52_MAX_LIMBS && n <= CRISP_BN52_MAX_LIMBS) {
-    /* Eight 64-bit limbs per vector: limb i starts at bit 64i, inside digit
-     * j = 64i / 52 at offset 64i - 52j, and takes bits from digits j, j + 1
-     * and j + 2 (digits are normalised below 2^52, so OR is exact). Digits
-     * come from a zero-padded copy through permutes; everything depends on
-     * i, k and n only. */
+    /* Eight 64-bit limbs per vector (crisp_bn52_limbs_at), from a
+     * zero-padded copy of the digits. */
     uint64_t digits[CRISP_BN52_MAX_LIMBS + 48] __attribute__((aligned(64))); /* base + 16 <= 114 */
     memset(digits, 0, sizeof digits);
     memcpy(digits, t, k * sizeof(uint64_t));
-    const __m512i step = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
-    const __m512i digit_bits = _mm512_set1_epi64(CRISP_BN52_BITS), one = _mm512_set1_epi64(1);
-    /* floor(p / 52) = (p * 1261) >> 16 for 0 <= p < 52 + 448 */
-    const __m512i reciprocal = _mm512_set1_epi64(1261);
-    for (size_t i = 0; i <= n; i += 8) {
-      const size_t start = 64 * i, base = start / CRISP_BN52_BITS;
-      const __m512i position =
-          _mm512_add_epi64(_mm512_set1_epi64((long long)(start - CRISP_BN52_BITS * base)), step);
-      const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(position, reciprocal), 16);
-      const __m512i offset = _mm512_sub_epi64(position, _mm512_mul_epu32(index, digit_bits));
-      const __m512i first = _mm512_loadu_si512(digits + base), second = _mm512_loadu_si512(digits + base + 8);
-      const __m512i d0 = _mm512_permutex2var_epi64(first, index, second);
-      const __m512i d1 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
-      const __m512i d2 =
-          _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, _mm512_add_epi64(one, one)), second);
-      const __m512i limbs = _mm512_or_si512(
-          _mm512_srlv_epi64(d0, offset),
-          _mm512_or_si512(
-              _mm512_sllv_epi64(d1, _mm512_sub_epi64(digit_bits, offset)),
-              _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
-      _mm512_store_si512(value + i, limbs);
-    }
+    for (size_t i = 0; i <= n; i += 8) _mm512_store_si512(value + i, crisp_bn52_limbs_at(digits, i));
     crisp_wipe_lines(digits, k * sizeof(uint64_t));
   } else {
     /* gather the 52-bit digits into a 128-bit window, emitting 64 bits at a

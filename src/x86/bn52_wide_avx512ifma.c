@@ -26,6 +26,7 @@
 
 #include "util.h"
 #include "x86/bn52_avx512ifma.h"
+#include "x86/bn52_pack_avx512ifma.h"
 
 #define LANES 8
 #define GROUP 4 /* output vectors sharing one load */
@@ -45,31 +46,18 @@
   ((2 * WIDE_DIGITS(limbs) + LANES * GROUP - 1) / (LANES * GROUP) * LANES * GROUP + 2 * LANES)
 
 /* out[0..d) = the 52-bit digits of x[0..n), d = WIDE_DIGITS(n), rounded up
- * to whole vectors with zero digits. Digit j is bits [52j, 52j + 52): two
- * neighbouring limbs picked by permutes from 16 limbs read with a lane mask
- * (limbs past n are not read) and joined by variable shifts (VPSLLVQ by 64
- * gives 0). */
+ * to whole vectors with zero digits: eight at a time from the 16 limbs
+ * where they start, read with a lane mask (limbs past n are not read). */
 static inline __attribute__((always_inline)) void to_digits(uint64_t *out, const crisp_limb *x, size_t n) {
   const size_t d = WIDE_DIGITS(n);
-  const __m512i step = _mm512_setr_epi64(0, 52, 104, 156, 208, 260, 312, 364);
-  const __m512i digit_mask = _mm512_set1_epi64((long long)CRISP_BN52_MASK);
-  const __m512i low_bits = _mm512_set1_epi64(63), one = _mm512_set1_epi64(1),
-                limb_bits = _mm512_set1_epi64(64);
   for (size_t g = 0; g < d; g += LANES) {
     const size_t start = CRISP_BN52_BITS * g, base = start / 64;
     const size_t left = n - base; /* limbs from base on; base < n since digit g exists */
     const __mmask8 first_lanes = (__mmask8)(left >= 8 ? 0xff : (1u << left) - 1);
     const __mmask8 second_lanes = (__mmask8)(left >= 16 ? 0xff : left > 8 ? (1u << (left - 8)) - 1 : 0);
-    const __m512i first = _mm512_maskz_loadu_epi64(first_lanes, x + base);
-    const __m512i second = _mm512_maskz_loadu_epi64(second_lanes, x + base + 8);
-    const __m512i position = _mm512_add_epi64(_mm512_set1_epi64((long long)(start % 64)), step);
-    const __m512i index = _mm512_srli_epi64(position, 6), offset = _mm512_and_si512(position, low_bits);
-    const __m512i low = _mm512_permutex2var_epi64(first, index, second);
-    const __m512i high = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
     const __m512i digits =
-        _mm512_and_si512(_mm512_or_si512(_mm512_srlv_epi64(low, offset),
-                                         _mm512_sllv_epi64(high, _mm512_sub_epi64(limb_bits, offset))),
-                         digit_mask);
+        crisp_bn52_digits_at(_mm512_maskz_loadu_epi64(first_lanes, x + base),
+                             _mm512_maskz_loadu_epi64(second_lanes, x + base + 8), (unsigned)(start % 64));
     _mm512_store_si512((__m512i *)(out + g), digits);
   }
 }
@@ -104,93 +92,100 @@ static inline __attribute__((always_inline)) void one_row(__m512i *low, __m512i 
   MADD(*low, *high, digit, y);
 }
 
-/* columns[0 .. 8 vectors) = the column sums of a[0..da) * b[0..db) (digit
- * buffers with their padding); vectors a multiple of GROUP. */
-static inline __attribute__((always_inline)) void product_columns(uint64_t *columns, const uint64_t *a,
-                                                                  long da, const uint64_t *b, long db,
-                                                                  long vectors) {
-  const __m512i zero = _mm512_setzero_si512();
-  __m512i high_before = zero;
-  for (long c0 = 0; c0 < vectors; c0 += GROUP) {
-    __m512i low[GROUP], high[GROUP];
-    CRISP_BN52_UNROLL(4)
-    for (int g = 0; g < GROUP; g++) low[g] = high[g] = zero;
-    /* rows whose load lies inside b's digits or padding, for all four */
-    const long shared_first = LANES * c0 - db - 7 > 0 ? LANES * c0 - db - 7 : 0;
-    const long shared_end = da < LANES * c0 + LANES ? da : LANES * c0 + LANES;
-    for (long x = shared_first; x < shared_end; x++) {
-      __m512i y = _mm512_loadu_si512(b + LANES * c0 - x);
-      KEEP_IN_REGISTER(y);
-      CRISP_BN52_UNROLL(4)
-      for (int g = 0; g < GROUP; g++) {
-        const __m512i digit = _mm512_set1_epi64((long long)a[x + LANES * g]);
-        MADD(low[g], high[g], digit, y);
-      }
-    }
+/* The rows four output vectors c0 .. c0 + 3 share, x from first to end:
+ * one load of b at 8c0 - x is row x of vector c0 and row x + 8g of vector
+ * c0 + g. */
+static inline __attribute__((always_inline)) void shared_rows(__m512i low[GROUP], __m512i high[GROUP],
+                                                              const uint64_t *a, const uint64_t *b, long c0,
+                                                              long first, long end) {
+  for (long x = first; x < end; x++) {
+    __m512i y = _mm512_loadu_si512(b + LANES * c0 - x);
+    KEEP_IN_REGISTER(y);
     CRISP_BN52_UNROLL(4)
     for (int g = 0; g < GROUP; g++) {
-      /* rows below the shared ones: x + 8g < 8g, from the first that
-       * reaches b */
-      const long c = c0 + g, first = LANES * c - db - 7 > 0 ? LANES * c - db - 7 : 0;
-      const long end = LANES * g < da ? LANES * g : da;
-      for (long x = first; x < end; x++) one_row(&low[g], &high[g], a, b, c, x);
-      _mm512_store_si512((__m512i *)(columns + LANES * c), join_halves(low[g], high[g], &high_before));
+      const __m512i digit = _mm512_set1_epi64((long long)a[x + LANES * g]);
+      MADD(low[g], high[g], digit, y);
     }
   }
 }
 
-/* columns = the column sums of a[0..d)^2: cross products once, doubled,
- * plus the diagonal. Output vector c takes rows x < 4c whole; rows 4c ..
- * 4c + 3 only in lanes p > 2(x - 4c), where the other factor's index
- * 8c + p - x exceeds x; the diagonal a_x^2 for x in 4c .. 4c + 3 sits at
- * positions 2x (low half) and 2x + 1 (high half). */
-static inline __attribute__((always_inline)) void square_columns(uint64_t *columns, const uint64_t *a, long d,
-                                                                 long vectors) {
+/* The rest of a product's output vector c (its g-th in the group), after
+ * the shared rows: the rows below them (x + 8g < 8g), from the first that
+ * reaches b; then the high halves joined. */
+static inline __attribute__((always_inline)) __m512i product_column_rest(__m512i low, __m512i high,
+                                                                         __m512i *high_before,
+                                                                         const uint64_t *a, long da,
+                                                                         const uint64_t *b, long c, long g,
+                                                                         long first) {
+  const long end = LANES * g < da ? LANES * g : da;
+  for (long x = first; x < end; x++) one_row(&low, &high, a, b, c, x);
+  return join_halves(low, high, high_before);
+}
+
+/* The rest of a square's output vector c (its g-th in the group): rows x
+ * < 4c are whole, and those the shared ones (shared_first .. shared_end
+ * for the group's first vector) leave below and above run here; rows 4c
+ * .. 4c + 3 count only in lanes p > 2(x - 4c), where the other factor's
+ * index 8c + p - x exceeds x; then the cross products are doubled and the
+ * diagonal a_x^2 for x in 4c .. 4c + 3 added, at positions 2x (low half)
+ * and 2x + 1 (high half). */
+static inline __attribute__((always_inline)) __m512i square_column_rest(__m512i low, __m512i high,
+                                                                        __m512i *high_before,
+                                                                        const uint64_t *a, long d, long c,
+                                                                        long g, long first, long shared_first,
+                                                                        long shared_end) {
+  const __m512i zero = _mm512_setzero_si512();
+  const long whole_end = 4 * c < d ? 4 * c : d;
+  const long below_end = shared_end > shared_first ? LANES * g + shared_first : whole_end;
+  const long above_first = shared_end > shared_first ? LANES * g + shared_end : whole_end;
+  for (long x = first; x < whole_end && x < below_end; x++) one_row(&low, &high, a, a, c, x);
+  for (long x = above_first > first ? above_first : first; x < whole_end; x++)
+    one_row(&low, &high, a, a, c, x);
+  CRISP_BN52_UNROLL(4)
+  for (int r = 0; r < 4; r++) {
+    const long x = 4 * c + r;
+    if (x >= d) break;
+    const __m512i y = _mm512_maskz_loadu_epi64((__mmask8)(0xff << (2 * r + 1)), a + LANES * c - x);
+    const __m512i digit = _mm512_set1_epi64((long long)a[x]);
+    MADD(low, high, digit, y);
+  }
+  const __m512i cross = join_halves(low, high, high_before);
+  const __m512i diagonal_digits = _mm512_load_si512((const __m512i *)(a + LANES * (c / 2)));
+  const __m512i square_low = _mm512_madd52lo_epu64(zero, diagonal_digits, diagonal_digits);
+  const __m512i square_high = _mm512_madd52hi_epu64(zero, diagonal_digits, diagonal_digits);
+  const __m512i pick =
+      c % 2 ? _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4) : _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+  const __m512i diagonal = _mm512_permutex2var_epi64(square_low, pick, square_high);
+  return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
+}
+
+/* columns[0 .. 8 vectors) = the column sums of a[0..da) * b[0..db), or of
+ * a^2 when square (b = a, db = da); digit buffers with their padding,
+ * vectors a multiple of GROUP. Per group of four output vectors, the rows
+ * they share: those whose load lies inside b's digits or padding, up to
+ * the product's last row or, for a square, the last row whole in all
+ * four (x + 8g < 4(c0 + g) for g <= 3). */
+static inline __attribute__((always_inline)) void all_columns(uint64_t *columns, const uint64_t *a, long da,
+                                                              const uint64_t *b, long db, long vectors,
+                                                              const int square) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i high_before = zero;
   for (long c0 = 0; c0 < vectors; c0 += GROUP) {
     __m512i low[GROUP], high[GROUP];
     CRISP_BN52_UNROLL(4)
     for (int g = 0; g < GROUP; g++) low[g] = high[g] = zero;
-    /* rows whole in all four vectors: x + 8g < 4(c0 + g) for g <= 3 */
-    const long shared_first = LANES * c0 - d - 7 > 0 ? LANES * c0 - d - 7 : 0;
-    const long shared_end = 4 * c0 - 12 > shared_first ? 4 * c0 - 12 : shared_first;
-    for (long x = shared_first; x < shared_end; x++) {
-      __m512i y = _mm512_loadu_si512(a + LANES * c0 - x);
-      KEEP_IN_REGISTER(y);
-      CRISP_BN52_UNROLL(4)
-      for (int g = 0; g < GROUP; g++) {
-        const __m512i digit = _mm512_set1_epi64((long long)a[x + LANES * g]);
-        MADD(low[g], high[g], digit, y);
-      }
-    }
+    const long shared_first = LANES * c0 - db - 7 > 0 ? LANES * c0 - db - 7 : 0;
+    const long shared_end = square ? (4 * c0 - 12 > shared_first ? 4 * c0 - 12 : shared_first)
+                                   : (da < LANES * c0 + LANES ? da : LANES * c0 + LANES);
+    shared_rows(low, high, a, b, c0, shared_first, shared_end);
     CRISP_BN52_UNROLL(4)
     for (int g = 0; g < GROUP; g++) {
-      const long c = c0 + g, first = LANES * c - d - 7 > 0 ? LANES * c - d - 7 : 0;
-      const long whole_end = 4 * c < d ? 4 * c : d;
-      /* the whole rows outside the shared ones: below and above them */
-      const long below_end = shared_end > shared_first ? LANES * g + shared_first : whole_end;
-      const long above_first = shared_end > shared_first ? LANES * g + shared_end : whole_end;
-      for (long x = first; x < whole_end && x < below_end; x++) one_row(&low[g], &high[g], a, a, c, x);
-      for (long x = above_first > first ? above_first : first; x < whole_end; x++)
-        one_row(&low[g], &high[g], a, a, c, x);
-      CRISP_BN52_UNROLL(4)
-      for (int r = 0; r < 4; r++) {
-        const long x = 4 * c + r;
-        if (x >= d) break;
-        const __m512i y = _mm512_maskz_loadu_epi64((__mmask8)(0xff << (2 * r + 1)), a + LANES * c - x);
-        const __m512i digit = _mm512_set1_epi64((long long)a[x]);
-        MADD(low[g], high[g], digit, y);
-      }
-      const __m512i cross = join_halves(low[g], high[g], &high_before);
-      const __m512i diagonal_digits = _mm512_load_si512((const __m512i *)(a + LANES * (c / 2)));
-      const __m512i square_low = _mm512_madd52lo_epu64(zero, diagonal_digits, diagonal_digits);
-      const __m512i square_high = _mm512_madd52hi_epu64(zero, diagonal_digits, diagonal_digits);
-      const __m512i pick =
-          c % 2 ? _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4) : _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
-      const __m512i diagonal = _mm512_permutex2var_epi64(square_low, pick, square_high);
-      _mm512_store_si512((__m512i *)(columns + LANES * c),
-                         _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal));
+      const long c = c0 + g, first = LANES * c - db - 7 > 0 ? LANES * c - db - 7 : 0;
+      const __m512i column = square
+                                 ? square_column_rest(low[g], high[g], &high_before, a, da, c, g, first,
+                                                      shared_first, shared_end)
+                                 : product_column_rest(low[g], high[g], &high_before, a, da, b, c, g, first);
+      _mm512_store_si512((__m512i *)(columns + LANES * c), column);
     }
   }
 }
@@ -239,26 +234,8 @@ static inline __attribute__((always_inline)) void columns_to_limbs(crisp_limb *z
     const __m512i carried = _mm512_mask_add_epi64(digit, (__mmask8)((uint8_t *)generate)[v], digit, one);
     _mm512_store_si512((__m512i *)(columns + LANES * v), _mm512_and_si512(carried, digit_mask));
   }
-  /* limb i starts at bit 64i, inside digit j = 64i / 52 at offset
-   * 64i - 52j, and takes bits from digits j, j + 1 and j + 2 */
-  const __m512i step = _mm512_setr_epi64(0, 64, 128, 192, 256, 320, 384, 448);
-  const __m512i digit_bits = _mm512_set1_epi64(CRISP_BN52_BITS), two = _mm512_set1_epi64(2);
-  const __m512i reciprocal = _mm512_set1_epi64(1261); /* p / 52 = (p * 1261) >> 16 for p < 500 */
   for (size_t i = 0; i < zn; i += LANES) {
-    const size_t start = 64 * i, base = start / CRISP_BN52_BITS;
-    const __m512i position =
-        _mm512_add_epi64(_mm512_set1_epi64((long long)(start - CRISP_BN52_BITS * base)), step);
-    const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(position, reciprocal), 16);
-    const __m512i offset = _mm512_sub_epi64(position, _mm512_mul_epu32(index, digit_bits));
-    const __m512i first = _mm512_loadu_si512(columns + base), second = _mm512_loadu_si512(columns + base + 8);
-    const __m512i d0 = _mm512_permutex2var_epi64(first, index, second);
-    const __m512i d1 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, one), second);
-    const __m512i d2 = _mm512_permutex2var_epi64(first, _mm512_add_epi64(index, two), second);
-    const __m512i limbs = _mm512_or_si512(
-        _mm512_srlv_epi64(d0, offset),
-        _mm512_or_si512(
-            _mm512_sllv_epi64(d1, _mm512_sub_epi64(digit_bits, offset)),
-            _mm512_sllv_epi64(d2, _mm512_sub_epi64(_mm512_add_epi64(digit_bits, digit_bits), offset))));
+    const __m512i limbs = crisp_bn52_limbs_at(columns, i);
     const size_t count = zn - i < LANES ? zn - i : LANES;
     _mm512_mask_storeu_epi64(z + i, (__mmask8)((1u << count) - 1), limbs);
   }
@@ -302,7 +279,7 @@ static __attribute__((noinline)) void wide_product(crisp_limb *z, const crisp_li
   memset(columns + LANES * vectors, 0, 2 * LANES * sizeof *columns);
   to_digits(a + PAD_BEFORE, x, xn);
   to_digits(b + PAD_BEFORE, y, yn);
-  product_columns(columns, a + PAD_BEFORE, (long)da, b + PAD_BEFORE, (long)db, vectors);
+  all_columns(columns, a + PAD_BEFORE, (long)da, b + PAD_BEFORE, (long)db, vectors, 0);
   columns_to_limbs(z, xn + yn, columns, vectors, in->generate, in->propagate);
 }
 
@@ -314,7 +291,7 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
   clear_padding(a, WIDE_OPERAND_WORDS(n));
   memset(columns + LANES * vectors, 0, 2 * LANES * sizeof *columns);
   to_digits(a + PAD_BEFORE, x, n);
-  square_columns(columns, a + PAD_BEFORE, (long)d, vectors);
+  all_columns(columns, a + PAD_BEFORE, (long)d, a + PAD_BEFORE, (long)d, vectors, 1);
   columns_to_limbs(z, 2 * n, columns, vectors, in->generate, in->propagate);
 }
 
