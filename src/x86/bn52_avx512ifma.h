@@ -91,8 +91,21 @@ int crisp_bn52_double_mod2(crisp_limb *x0, crisp_limb *x1, const crisp_limb *m0,
 
 /* z[0..xn+yn) = x * y and z[0..2n) = x^2 through radix 2^52 columns
  * (bn52_wide_avx512ifma.c), for operands of up to CRISP_BN52_WIDE_MAX_LIMBS
- * limbs; z apart from x and y. */
+ * limbs, both within one size class (crisp_bn52_wide_class_top); z apart
+ * from x and y. */
 #define CRISP_BN52_WIDE_MAX_LIMBS 256
+/* The columns' size classes, each with frames for its largest operand:
+ * those of src/scrub_depths.h, which sizes a public call's scrub by the
+ * shorter operand. The largest operand of the class n limbs is in. */
+#define CRISP_BN52_WIDE_LEAST 48
+#define CRISP_BN52_WIDE_SMALL 64
+#define CRISP_BN52_WIDE_MEDIUM 128
+static inline size_t crisp_bn52_wide_class_top(size_t n) {
+  return n <= CRISP_BN52_WIDE_LEAST    ? CRISP_BN52_WIDE_LEAST
+         : n <= CRISP_BN52_WIDE_SMALL  ? CRISP_BN52_WIDE_SMALL
+         : n <= CRISP_BN52_WIDE_MEDIUM ? CRISP_BN52_WIDE_MEDIUM
+                                       : CRISP_BN52_WIDE_MAX_LIMBS;
+}
 void crisp_bn52_wide_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
 void crisp_bn52_wide_sqr(crisp_limb *z, const crisp_limb *x, size_t n);
 /* Digits a value of k digits takes in the two-lane kernels: k rounded up

@@ -9,7 +9,7 @@
  * carries at all, since a lane holds 2^12 of them before it could
  * overflow. That is about four times the multiplier work per cycle,
  * which pays for the 1.5 times as many digit products as limb products
- * and for the conversions from about 2048-bit operands up.
+ * and for the conversions at the sizes it takes (bn_wide_sizes.h).
  * The columns, eight positions to a vector: output vector c sums rows x
  * (digit a[x] broadcast) times b[8c - x ..], an unaligned load. Four output
  * vectors c0..c0+3 share each load: the load at 8c0 - x is row x of
@@ -246,21 +246,14 @@ static inline long column_vectors(size_t digits) {
   return (long)((digits + LANES * GROUP - 1) / (LANES * GROUP) * GROUP);
 }
 
-static inline __attribute__((always_inline)) void clear_padding(uint64_t *operand, size_t words) {
-  memset(operand, 0, words * sizeof *operand);
-}
-
 /* The class's buffers, which the worker fills. */
 struct wide_buffers {
   uint64_t *a, *b, *columns, *generate, *propagate;
 };
 
-/* The words of each buffer a product of these lengths writes, which the
- * class wipes: the operands' digits with their padding, and the columns
- * with theirs; the masks, a word per 8 vectors. */
-static inline size_t operand_words(size_t n) {
-  return WIDE_OPERAND_WORDS(n);
-}
+/* The words of the buffers a product of these digits writes, which the
+ * class wipes (the operands' are WIDE_OPERAND_WORDS): the columns with
+ * their padding, and the masks, a word per 8 vectors. */
 static inline size_t column_words(size_t digits) {
   return LANES * (size_t)column_vectors(digits) + 2 * LANES;
 }
@@ -274,8 +267,8 @@ static __attribute__((noinline)) void wide_product(crisp_limb *z, const crisp_li
   uint64_t *a = in->a, *b = in->b, *columns = in->columns;
   const size_t da = WIDE_DIGITS(xn), db = WIDE_DIGITS(yn);
   const long vectors = column_vectors(da + db);
-  clear_padding(a, WIDE_OPERAND_WORDS(xn));
-  clear_padding(b, WIDE_OPERAND_WORDS(yn));
+  memset(a, 0, WIDE_OPERAND_WORDS(xn) * sizeof *a);
+  memset(b, 0, WIDE_OPERAND_WORDS(yn) * sizeof *b);
   memset(columns + LANES * vectors, 0, 2 * LANES * sizeof *columns);
   to_digits(a + PAD_BEFORE, x, xn);
   to_digits(b + PAD_BEFORE, y, yn);
@@ -288,7 +281,7 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
   uint64_t *a = in->a, *columns = in->columns;
   const size_t d = WIDE_DIGITS(n);
   const long vectors = column_vectors(2 * d);
-  clear_padding(a, WIDE_OPERAND_WORDS(n));
+  memset(a, 0, WIDE_OPERAND_WORDS(n) * sizeof *a);
   memset(columns + LANES * vectors, 0, 2 * LANES * sizeof *columns);
   to_digits(a + PAD_BEFORE, x, n);
   all_columns(columns, a + PAD_BEFORE, (long)d, a + PAD_BEFORE, (long)d, vectors, 1);
@@ -298,9 +291,10 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
 /* One function per size class, so that a product takes the stack its
  * size needs (the public call's scrub depth is by class,
  * src/scrub_depths.h). Each cleans up after itself: it holds the buffers,
- * wipes them by name, and scrubs the worker's frame below its own (the
- * worker's spills: WORKER_FRAME bytes reach past it, test_wipe checks);
- * the barrier keeps the scrub a call rather than a tail call. */
+ * wipes them by name, and scrubs WORKER_FRAME bytes below its own frame,
+ * past the worker's (saved registers and spills; a margin where the
+ * compiler spills nothing secret, docs/hardening.md); the barrier keeps
+ * the scrub a call rather than a tail call. */
 #define WORKER_FRAME 1024
 #define WIDE_CLASS(name, limbs)                                                                         \
   static __attribute__((noinline)) void wide_mul_##name(crisp_limb *z, const crisp_limb *x, size_t xn,  \
@@ -312,8 +306,8 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
     const struct wide_buffers buffers = {a, b, columns, generate, propagate};                           \
     const size_t digits = WIDE_DIGITS(xn) + WIDE_DIGITS(yn);                                            \
     wide_product(z, x, xn, y, yn, &buffers);                                                            \
-    crisp_wipe_lines(a, operand_words(xn) * sizeof *a);                                                 \
-    crisp_wipe_lines(b, operand_words(yn) * sizeof *b);                                                 \
+    crisp_wipe_lines(a, WIDE_OPERAND_WORDS(xn) * sizeof *a);                                            \
+    crisp_wipe_lines(b, WIDE_OPERAND_WORDS(yn) * sizeof *b);                                            \
     crisp_wipe_lines(columns, column_words(digits) * sizeof *columns);                                  \
     crisp_wipe(generate, mask_words(digits) * sizeof *generate);                                        \
     crisp_wipe(propagate, mask_words(digits) * sizeof *propagate);                                      \
@@ -327,7 +321,7 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
     const struct wide_buffers buffers = {a, NULL, columns, generate, propagate};                        \
     const size_t digits = 2 * WIDE_DIGITS(n);                                                           \
     wide_square(z, x, n, &buffers);                                                                     \
-    crisp_wipe_lines(a, operand_words(n) * sizeof *a);                                                  \
+    crisp_wipe_lines(a, WIDE_OPERAND_WORDS(n) * sizeof *a);                                             \
     crisp_wipe_lines(columns, column_words(digits) * sizeof *columns);                                  \
     crisp_wipe(generate, mask_words(digits) * sizeof *generate);                                        \
     crisp_wipe(propagate, mask_words(digits) * sizeof *propagate);                                      \
@@ -335,30 +329,39 @@ static __attribute__((noinline)) void wide_square(crisp_limb *z, const crisp_lim
     __asm__ __volatile__("" ::: "memory");                                                              \
   }
 
-WIDE_CLASS(least, 48)
-WIDE_CLASS(small, 64)
-WIDE_CLASS(medium, 128)
+WIDE_CLASS(least, CRISP_BN52_WIDE_LEAST)
+WIDE_CLASS(small, CRISP_BN52_WIDE_SMALL)
+WIDE_CLASS(medium, CRISP_BN52_WIDE_MEDIUM)
 WIDE_CLASS(large, CRISP_BN52_WIDE_MAX_LIMBS)
 
 void crisp_bn52_wide_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn) {
-  const size_t longer = xn > yn ? xn : yn;
-  if (longer <= 48)
-    wide_mul_least(z, x, xn, y, yn);
-  else if (longer <= 64)
-    wide_mul_small(z, x, xn, y, yn);
-  else if (longer <= 128)
-    wide_mul_medium(z, x, xn, y, yn);
-  else
-    wide_mul_large(z, x, xn, y, yn);
+  switch (crisp_bn52_wide_class_top(xn > yn ? xn : yn)) {
+    case CRISP_BN52_WIDE_LEAST:
+      wide_mul_least(z, x, xn, y, yn);
+      break;
+    case CRISP_BN52_WIDE_SMALL:
+      wide_mul_small(z, x, xn, y, yn);
+      break;
+    case CRISP_BN52_WIDE_MEDIUM:
+      wide_mul_medium(z, x, xn, y, yn);
+      break;
+    default:
+      wide_mul_large(z, x, xn, y, yn);
+  }
 }
 
 void crisp_bn52_wide_sqr(crisp_limb *z, const crisp_limb *x, size_t n) {
-  if (n <= 48)
-    wide_sqr_least(z, x, n);
-  else if (n <= 64)
-    wide_sqr_small(z, x, n);
-  else if (n <= 128)
-    wide_sqr_medium(z, x, n);
-  else
-    wide_sqr_large(z, x, n);
+  switch (crisp_bn52_wide_class_top(n)) {
+    case CRISP_BN52_WIDE_LEAST:
+      wide_sqr_least(z, x, n);
+      break;
+    case CRISP_BN52_WIDE_SMALL:
+      wide_sqr_small(z, x, n);
+      break;
+    case CRISP_BN52_WIDE_MEDIUM:
+      wide_sqr_medium(z, x, n);
+      break;
+    default:
+      wide_sqr_large(z, x, n);
+  }
 }
