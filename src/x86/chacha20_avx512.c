@@ -141,23 +141,26 @@ static inline __attribute__((always_inline)) void xor_store_avx512_partial(uint8
 
 /* Up to ROWS_MAX_BYTES in the row layout: a vector per row of the state
  * (words 0-3, 4-7, 8-11, 12-15), block j of four in 128-bit lane j, the
- * diagonal rounds reached by rotating rows b, c and d within their lanes.
+ * diagonal rounds reached by rotating rows a, c and d within their lanes.
  * The rounds' chain is as long as the group's, but the group issues
  * sixteen operations per step of it and the rows four: up to four blocks
  * take less time in the row layout, with most of the vector pipes free,
  * and a transposition of 8 shuffles instead of 64. */
 #define ROWS_MAX_BYTES (4 * 64)
 
-/* Rows b, c and d turned within their lanes by one, two and three words,
- * so that the diagonals stand in columns, and back. */
-#define ROWS_TO_DIAGONALS(b, c, d)                       \
-  (b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(0, 3, 2, 1)), \
-   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2)), \
-   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(2, 1, 0, 3)))
-#define ROWS_TO_COLUMNS(b, c, d)                         \
-  (b = _mm512_shuffle_epi32(b, _MM_SHUFFLE(2, 1, 0, 3)), \
-   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(1, 0, 3, 2)), \
-   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(0, 3, 2, 1)))
+/* Rows a, c and d turned within their lanes by minus one, one and two
+ * words, so that the diagonals stand in columns, and back. Row b stays:
+ * it is the last a quarter round finishes, so turning it would put a
+ * shuffle on the rounds' chain, where a, c and d are ready early enough
+ * for theirs to overlap it. */
+#define ROWS_TO_DIAGONALS(a, c, d)                       \
+  (a = _mm512_shuffle_epi32(a, _MM_SHUFFLE(2, 1, 0, 3)), \
+   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(0, 3, 2, 1)), \
+   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(1, 0, 3, 2)))
+#define ROWS_TO_COLUMNS(a, c, d)                         \
+  (a = _mm512_shuffle_epi32(a, _MM_SHUFFLE(0, 3, 2, 1)), \
+   c = _mm512_shuffle_epi32(c, _MM_SHUFFLE(2, 1, 0, 3)), \
+   d = _mm512_shuffle_epi32(d, _MM_SHUFFLE(1, 0, 3, 2)))
 
 static inline __m512i row_of(const uint32_t state[16], int row) {
   return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(state + 4 * row)));
@@ -179,10 +182,10 @@ static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, 
   CHACHA20_KEY_START(k, state[12]);
   for (int i = 0; i < 10; i++) {
     CHACHA20_QUARTER_ROUND(a, b, c, d); /* every block's column round */
-    ROWS_TO_DIAGONALS(b, c, d);
+    ROWS_TO_DIAGONALS(a, c, d);
     CHACHA20_KEY_COLUMNS(with_key);
     CHACHA20_QUARTER_ROUND(a, b, c, d);
-    ROWS_TO_COLUMNS(b, c, d);
+    ROWS_TO_COLUMNS(a, c, d);
     CHACHA20_KEY_DIAGONALS(with_key);
   }
   CHACHA20_KEY_STORE(with_key, key_block, k, state[12]);
