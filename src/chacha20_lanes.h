@@ -350,9 +350,10 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
  * block. The vector rounds wait on their latency, and both scalar chains
  * fit in it. The including file defines CHACHA20_MAC_STEP(h, block, r0,
  * r1, r1_fold), one block of radix 2^64 Poly1305 with the 2^128 bit set. */
-static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(
-    uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
-    const crisp_chacha20_mac_pieces *mac) {
+static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_t tag[16], uint8_t *out,
+                                                                          const uint8_t *in, size_t len,
+                                                                          const uint32_t state[16],
+                                                                          const crisp_poly1305_pieces *mac) {
   const VECTOR counter = V_ADD(V_SET1(state[12] + 1), V_LANE_INDEX);
   VECTOR x0 = V_SET1(state[0]), x1 = V_SET1(state[1]), x2 = V_SET1(state[2]), x3 = V_SET1(state[3]);
   VECTOR x4 = V_SET1(state[4]), x5 = V_SET1(state[5]), x6 = V_SET1(state[6]), x7 = V_SET1(state[7]);

@@ -151,9 +151,35 @@ static size_t chunk_from(size_t done, size_t len) {
   return (end < len ? end : len) - done;
 }
 
-static void mac_finish_short(oneshot_mac *mac, const uint8_t key_block[32], const uint8_t *ad, size_t ad_len,
-                             const uint8_t *ct, size_t len, uint8_t tag[16]) {
+/* The MAC's input as pieces (crisp_poly1305_pieces): ad and ct read in
+ * place, their partial last blocks padded and the lengths in tails, which
+ * holds public bytes only. */
+static void mac_pieces(crisp_poly1305_pieces *pieces, uint8_t tails[3 * MAC_BLOCK], const uint8_t *ad,
+                       size_t ad_len, const uint8_t *ct, size_t len) {
+  memset(tails, 0, 3 * MAC_BLOCK);
+  const size_t ad_tail = ad_len % MAC_BLOCK, ct_tail = len % MAC_BLOCK;
+  if (ad_tail) memcpy(tails, ad + ad_len - ad_tail, ad_tail);
+  if (ct_tail) memcpy(tails + MAC_BLOCK, ct + len - ct_tail, ct_tail);
+  uint8_t *lengths = tails + (ct_tail ? 2 : 1) * MAC_BLOCK;
+  crisp_store64_le(lengths, ad_len);
+  crisp_store64_le(lengths + 8, len);
+  *pieces = (crisp_poly1305_pieces){{ad, tails, ct, tails + MAC_BLOCK},
+                                    {ad_len / MAC_BLOCK, ad_tail ? 1 : 0, len / MAC_BLOCK, ct_tail ? 2 : 1}};
+}
+
+/* head: the MAC's input stays below the Poly1305's vector crossover
+ * (!mac_may_vector), where an implementation's tag_pieces takes it in one
+ * call. */
+static void mac_finish_short(oneshot_mac *mac, int head, const uint8_t key_block[32], const uint8_t *ad,
+                             size_t ad_len, const uint8_t *ct, size_t len, uint8_t tag[16]) {
   mac->impl = crisp_active_poly1305();
+  if (head && mac->impl->tag_pieces) {
+    uint8_t tails[3 * MAC_BLOCK];
+    crisp_poly1305_pieces pieces;
+    mac_pieces(&pieces, tails, ad, ad_len, ct, len);
+    mac->impl->tag_pieces(tag, key_block, &pieces);
+    return;
+  }
   mac->impl->init(mac->state, key_block);
   mac_padded(mac, ad, ad_len);
   mac_padded(mac, ct, len);
@@ -264,6 +290,7 @@ typedef struct short_call {
   size_t ad_len;
   uint32_t *state;
   int fused; /* an open that runs the fused kernel (open_takes_fused) */
+  int head;  /* the MAC's input stays below the vector crossover (the head frames) */
 } short_call;
 
 /* The expected tag, and the plaintext into buffer + 64, in one kernel
@@ -272,17 +299,8 @@ typedef struct short_call {
  * which the other paths give the key block. */
 static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *buffer,
                                                  uint8_t expected[MAC_BLOCK]) {
-  uint8_t(*tails)[MAC_BLOCK] = (uint8_t(*)[MAC_BLOCK])buffer;
-  memset(buffer, 0, 3 * MAC_BLOCK);
-  const size_t ad_tail = c->ad_len % MAC_BLOCK, ct_tail = c->len % MAC_BLOCK;
-  if (ad_tail) memcpy(tails[0], c->ad + c->ad_len - ad_tail, ad_tail);
-  if (ct_tail) memcpy(tails[1], c->in + c->len - ct_tail, ct_tail);
-  uint8_t *lengths = tails[ct_tail ? 2 : 1];
-  crisp_store64_le(lengths, c->ad_len);
-  crisp_store64_le(lengths + 8, c->len);
-  const crisp_chacha20_mac_pieces mac = {
-      {c->ad, tails[0], c->in, tails[1]},
-      {c->ad_len / MAC_BLOCK, ad_tail ? 1 : 0, c->len / MAC_BLOCK, ct_tail ? 2 : 1}};
+  crisp_poly1305_pieces mac;
+  mac_pieces(&mac, buffer, c->ad, c->ad_len, c->in, c->len);
   c->chacha->open_mac(expected, buffer + 64, c->in, c->len, c->state, &mac);
 }
 
@@ -294,7 +312,7 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
   if (!c->open && keyed_pass(chacha, len)) {
     chacha->keyed_stream(buffer, c->out, c->in, len, c->state);
     crisp_wipe(c->state, 16 * sizeof *c->state);
-    mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
     crisp_wipe(buffer, 64);
     return CRISP_OK;
   }
@@ -316,12 +334,12 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
   crisp_wipe(c->state, 16 * sizeof *c->state);
   if (!c->open) {
     if (len) memcpy(c->out, buffer + 64, len);
-    mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
     crisp_wipe(buffer, 64 + len);
     return CRISP_OK;
   }
   uint8_t expected[MAC_BLOCK];
-  mac_finish_short(&mac, buffer, c->ad, c->ad_len, c->in, len, expected);
+  mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->in, len, expected);
   const int bad = tags_differ(expected, c->received);
   crisp_wipe(expected, sizeof expected);
   crisp_wipe(buffer, 64);
@@ -393,9 +411,9 @@ static int aead_run(int open, uint8_t *out, uint8_t *tag, const uint8_t *receive
   const crisp_chacha20_impl *chacha = crisp_active_chacha20();
   if (is_short(chacha, len)) {
     const int fused = open && open_takes_fused(chacha, len, ad_len);
-    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state, fused};
-    const size_t buffered = short_buffered(chacha, open, len);
     const int head = !mac_may_vector(len, ad_len);
+    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state, fused, head};
+    const size_t buffered = short_buffered(chacha, open, len);
     if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
     if (buffered <= MEDIUM_MAX) return head ? short_medium_head(&c) : short_medium(&c);
     return head ? short_large_head(&c) : short_large(&c);

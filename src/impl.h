@@ -176,6 +176,14 @@ typedef struct crisp_md5_many_impl {
  * on a head that ends at a guard page). */
 #define CRISP_POLY1305_SHORT_STATE_SIZE 128
 
+/* The AEAD's MAC input as four runs of whole 16-byte blocks, read in
+ * order (a run may be empty): the ad, its last partial block padded with
+ * zeros, the ciphertext, then its padded partial block and the lengths. */
+typedef struct crisp_poly1305_pieces {
+  const uint8_t *data[4]; /* ad, its padded tail, ct, its padded tail and the lengths */
+  size_t blocks[4];       /* whole 16-byte blocks in each */
+} crisp_poly1305_pieces;
+
 /* POLY1305: init sets up r (clamped), s and any cached powers of r from the
  * key; blocks absorbs nblocks 16-byte blocks, adding 2^128 to each when
  * hibit is 1 (full blocks) and not when 0 (the final padded block, whose 0x01
@@ -190,6 +198,12 @@ typedef struct crisp_poly1305_impl {
   void (*init)(void *state, const uint8_t key[32]);
   void (*blocks)(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
   void (*finish)(void *state, uint8_t tag[16]);
+  /* tag_pieces, optional (NULL where absent): the tag under key of the
+   * pieces' blocks in order, each with 2^128 added (the AEAD's MAC), in one
+   * call and without a state in memory: what init, blocks (hibit 1) and
+   * finish give. The AEAD takes it for an input below vector_from, where
+   * those would run the same scalar code. */
+  void (*tag_pieces)(uint8_t tag[16], const uint8_t key[32], const crisp_poly1305_pieces *pieces);
   /* The fewest message bytes, in one call or several after init, from
    * which blocks may take a vector path with its deeper frames and the
    * state past its head (its tuning's crossover): what the front-ends size
@@ -343,11 +357,6 @@ typedef struct crisp_bn_mod_exp2_impl {
  * with the keystream from the next block on, to out. The AEAD takes it
  * where the active Poly1305 would run that scalar code for this input
  * anyway (its head path). */
-typedef struct crisp_chacha20_mac_pieces {
-  const uint8_t *data[4]; /* ad, its padded tail, ct, its padded tail and the lengths */
-  size_t blocks[4];       /* whole 16-byte blocks in each */
-} crisp_chacha20_mac_pieces;
-
 typedef struct crisp_chacha20_impl {
   crisp_impl_info info;
   void (*xor_stream)(uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16]);
@@ -356,7 +365,7 @@ typedef struct crisp_chacha20_impl {
                        const uint32_t state[16]);
   size_t keyed_max;
   void (*open_mac)(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len, const uint32_t state[16],
-                   const crisp_chacha20_mac_pieces *mac);
+                   const crisp_poly1305_pieces *mac);
   size_t open_mac_max;
 } crisp_chacha20_impl;
 

@@ -4,7 +4,8 @@
  * every length 0..4096, unaligned buffers, split patterns, long runs of
  * 0xff blocks under extreme keys, verify, wiping, streams that keep
  * their implementation, and streams cut where a vector kernel's stream
- * state changes, and short messages that keep to the state's head. With
+ * state changes, short messages that keep to the state's head, and the
+ * AEAD's MAC in one call (tag_pieces). With
  * libsodium present, generic is also checked against
  * crypto_onetimeauth_poly1305. */
 #include <sys/mman.h>
@@ -772,6 +773,62 @@ static void test_short_messages_keep_to_the_head(void **state) {
   munmap(pages, 2 * page);
 }
 
+/* An implementation's tag_pieces (the AEAD's MAC in one call) against the
+ * generic tag of the pieces' blocks laid end to end, a message of whole
+ * blocks: every shape of 0-3 blocks a piece, then longer random shapes
+ * below the implementation's vector crossover, with random data and keys
+ * and with 0xff data under the edge keys; pieces at odd addresses. */
+static void test_tag_pieces(void **state) {
+  (void)state;
+  enum { BLOCK = 16, MAX_PIECE = 40 };
+  uint8_t *const data = test_alloc(4 * MAX_PIECE * BLOCK + 4);
+  uint8_t *const whole = test_alloc(4 * MAX_PIECE * BLOCK);
+  uint8_t key[32], tag[16], expected[16];
+  size_t implementations = 0;
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_POLY1305, name) {
+    const crisp_poly1305_impl *impl = crisp_active_poly1305();
+    if (!impl->tag_pieces) continue;
+    implementations++;
+    const size_t below = crisp_poly1305_vector_from(impl) / BLOCK; /* blocks the head path takes */
+    const size_t shapes = 256 + test_scaled(200);
+    for (size_t shape = 0; shape < shapes; shape++) {
+      size_t blocks[4], total = 0;
+      for (int p = 0; p < 4; p++) {
+        blocks[p] = shape < 256 ? (shape >> (2 * p)) & 3 : test_rand_below(MAX_PIECE + 1);
+        if (total + blocks[p] >= below) blocks[p] = 0;
+        total += blocks[p];
+      }
+      const int which = (int)(shape % (EDGE_KEY_COUNT + 1));
+      edge_key(which, key);
+      crisp_poly1305_pieces pieces;
+      size_t at = 0;
+      for (int p = 0; p < 4; p++) {
+        uint8_t *const piece = data + at + (size_t)p; /* each at its own odd offset */
+        if (which == EDGE_KEY_COUNT)
+          test_fill_random(piece, blocks[p] * BLOCK);
+        else
+          memset(piece, 0xff, blocks[p] * BLOCK);
+        pieces.data[p] = piece, pieces.blocks[p] = blocks[p];
+        at += blocks[p] * BLOCK;
+      }
+      for (int p = 0, end = 0; p < 4; p++) {
+        memcpy(whole + end, pieces.data[p], blocks[p] * BLOCK);
+        end += (int)(blocks[p] * BLOCK);
+      }
+      generic_tag(expected, whole, total * BLOCK, key);
+      impl->tag_pieces(tag, key, &pieces);
+      assert_bytes_equal(tag, expected, 16, "poly1305 %s tag_pieces: blocks %zu %zu %zu %zu, key %d\n", name,
+                         blocks[0], blocks[1], blocks[2], blocks[3], which);
+    }
+  }
+#if defined(__x86_64__)
+  assert_true(implementations >= 1); /* every x86-64 Poly1305 but generic has one */
+#endif
+  free(data);
+  free(whole);
+}
+
 #ifdef CRISP_TEST_WITH_SODIUM
 /* An outside reference: every implementation against libsodium on random
  * lengths and keys, and on the edge keys with 0xff data. */
@@ -815,6 +872,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_many_way_splits, test_teardown_unpin),
       cmocka_unit_test_teardown(test_short_updates_keep_impl, test_teardown_unpin),
       cmocka_unit_test_teardown(test_short_messages_keep_to_the_head, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_tag_pieces, test_teardown_unpin),
 #ifdef CRISP_TEST_WITH_SODIUM
       cmocka_unit_test_teardown(test_against_libsodium, test_teardown_unpin),
 #endif

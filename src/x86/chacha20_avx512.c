@@ -235,7 +235,7 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
 }
 
 static void crisp_chacha20_open_mac_avx512(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len,
-                                           const uint32_t state[16], const crisp_chacha20_mac_pieces *mac) {
+                                           const uint32_t state[16], const crisp_poly1305_pieces *mac) {
   chacha20_lanes_open_mac(tag, out, in, len, state, mac);
 }
 

@@ -62,5 +62,6 @@ const crisp_poly1305_impl crisp_poly1305_avx512_impl = {
     .init = crisp_poly1305_init_x86_64,
     .blocks = crisp_poly1305_blocks_avx512,
     .finish = crisp_poly1305_finish_x86_64,
+    .tag_pieces = crisp_poly1305_tag_pieces_x86_64,
     .vector_from = vector_from_avx512,
 };

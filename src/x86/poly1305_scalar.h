@@ -88,6 +88,10 @@ static inline void crisp_poly1305_x86_64_step(uint64_t h[3], const uint8_t *bloc
 void crisp_poly1305_init_x86_64(void *state, const uint8_t key[32]);
 void crisp_poly1305_blocks_x86_64(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
 void crisp_poly1305_finish_x86_64(void *state, uint8_t tag[16]);
+/* The descriptors' tag_pieces (src/impl.h), for every x86-64 Poly1305:
+ * below their crossovers all of them run the block step above. */
+void crisp_poly1305_tag_pieces_x86_64(uint8_t tag[16], const uint8_t key[32],
+                                      const crisp_poly1305_pieces *pieces);
 
 /* A vector kernel's loop: absorbs whole steps of blocks from data, returns
  * how many blocks it left for the scalar code. */
