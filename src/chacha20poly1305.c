@@ -36,6 +36,20 @@ typedef struct oneshot_mac {
   unsigned char *state;
 } oneshot_mac;
 
+/* What a one-shot call runs, chosen once from one reading of the active
+ * implementations, before the work: the ChaCha20 and the Poly1305 code,
+ * the path (short or long, the fused open, the MAC's head frames) and the
+ * depth of the scrub after it (src/scrub_depths.h). Read again later, the
+ * implementations could differ (another thread's crisp_force or
+ * crisp_use_impl): a MAC could then take a vector path in a frame sized for
+ * the head, or the scrub miss the frames that ran. */
+typedef struct aead_path {
+  const crisp_chacha20_impl *chacha;
+  const crisp_poly1305_impl *poly;
+  int is_short, fused, head;
+  size_t scrub;
+} aead_path;
+
 /* Whole blocks of data, then the last partial block padded with zeros. */
 static void mac_padded(oneshot_mac *mac, const uint8_t *data, size_t len) {
   if (len >= MAC_BLOCK) mac->impl->blocks(mac->state, data, len / MAC_BLOCK, 1);
@@ -62,7 +76,6 @@ static void mac_start(oneshot_mac *mac, const crisp_chacha20_impl *chacha, uint3
                       const uint8_t *ad, size_t ad_len) {
   uint8_t block0[64] = {0};
   chacha->xor_stream(block0, block0, sizeof block0, state);
-  mac->impl = crisp_active_poly1305();
   mac->impl->init(mac->state, block0);
   crisp_wipe(block0, sizeof block0);
   state[12] = 1;
@@ -137,7 +150,6 @@ static size_t mac_start_long(oneshot_mac *mac, const crisp_chacha20_impl *chacha
   }
   uint8_t key_block[64];
   chacha->keyed_stream(key_block, out, in, prefix, state);
-  mac->impl = crisp_active_poly1305();
   mac->impl->init(mac->state, key_block);
   crisp_wipe(key_block, sizeof key_block);
   state[12] = 1 + (uint32_t)(prefix / 64);
@@ -172,7 +184,6 @@ static void mac_pieces(crisp_poly1305_pieces *pieces, uint8_t tails[3 * MAC_BLOC
  * call. */
 static void mac_finish_short(oneshot_mac *mac, int head, const uint8_t key_block[32], const uint8_t *ad,
                              size_t ad_len, const uint8_t *ct, size_t len, uint8_t tag[16]) {
-  mac->impl = crisp_active_poly1305();
   if (head && mac->impl->tag_pieces) {
     uint8_t tails[3 * MAC_BLOCK];
     crisp_poly1305_pieces pieces;
@@ -199,11 +210,12 @@ static __attribute__((noinline)) int tags_differ(const uint8_t *expected, const 
 
 /* A long message: the key block alone or beside the first blocks, then the
  * chunks, each encrypted and then read by Poly1305 while in L1. */
-static __attribute__((noinline)) void seal_long(const crisp_chacha20_impl *chacha, uint8_t *ct,
-                                                uint8_t tag[16], const uint8_t *pt, size_t len,
-                                                const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+static __attribute__((noinline)) void seal_long(const aead_path *path, uint8_t *ct, uint8_t tag[16],
+                                                const uint8_t *pt, size_t len, const uint8_t *ad,
+                                                size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = path->chacha;
   CRISP_ALIGNED(64) unsigned char mac_state[CRISP_POLY1305_STATE_SIZE];
-  oneshot_mac mac = {NULL, mac_state};
+  oneshot_mac mac = {path->poly, mac_state};
   const size_t prefix = mac_start_long(&mac, chacha, state, ct, pt, len, ad, ad_len);
   mac_padded(&mac, ct, prefix);
   for (size_t done = prefix; done < len;) {
@@ -260,11 +272,12 @@ static __attribute__((noinline)) int release_verified(int bad, uint8_t *pt, uint
 
 /* A long open: Poly1305 over ad and the whole ct, then, for a tag that
  * verified, ChaCha20 into pt. */
-static __attribute__((noinline)) int open_long(const crisp_chacha20_impl *chacha, uint8_t *pt,
-                                               const uint8_t *ct, size_t len, const uint8_t tag[16],
-                                               const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+static __attribute__((noinline)) int open_long(const aead_path *path, uint8_t *pt, const uint8_t *ct,
+                                               size_t len, const uint8_t tag[16], const uint8_t *ad,
+                                               size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = path->chacha;
   CRISP_ALIGNED(64) unsigned char mac_state[CRISP_POLY1305_STATE_SIZE];
-  oneshot_mac mac = {NULL, mac_state};
+  oneshot_mac mac = {path->poly, mac_state};
   uint8_t expected[MAC_BLOCK];
   mac_start(&mac, chacha, state, ad, ad_len);
   mac_padded(&mac, ct, len);
@@ -279,6 +292,7 @@ static __attribute__((noinline)) int open_long(const crisp_chacha20_impl *chacha
  * writes ct as it goes; an open decrypts into the buffer and releases the
  * plaintext to pt only once the tag over ad and ct has verified. */
 typedef struct short_call {
+  const aead_path *path;
   const crisp_chacha20_impl *chacha;
   int open;
   uint8_t *out; /* ct (seal) or pt (open) */
@@ -289,8 +303,6 @@ typedef struct short_call {
   const uint8_t *ad;
   size_t ad_len;
   uint32_t *state;
-  int fused; /* an open that runs the fused kernel (open_takes_fused) */
-  int head;  /* the MAC's input stays below the vector crossover (the head frames) */
 } short_call;
 
 /* The expected tag, and the plaintext into buffer + 64, in one kernel
@@ -308,15 +320,15 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
                                                                unsigned char *mac_state) {
   const crisp_chacha20_impl *chacha = c->chacha;
   const size_t len = c->len;
-  oneshot_mac mac = {NULL, mac_state};
+  oneshot_mac mac = {c->path->poly, mac_state};
   if (!c->open && keyed_pass(chacha, len)) {
     chacha->keyed_stream(buffer, c->out, c->in, len, c->state);
     crisp_wipe(c->state, 16 * sizeof *c->state);
-    mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    mac_finish_short(&mac, c->path->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
     crisp_wipe(buffer, 64);
     return CRISP_OK;
   }
-  if (c->fused) {
+  if (c->path->fused) {
     uint8_t expected[MAC_BLOCK];
     open_fused(c, buffer, expected);
     crisp_wipe(c->state, 16 * sizeof *c->state);
@@ -334,12 +346,12 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
   crisp_wipe(c->state, 16 * sizeof *c->state);
   if (!c->open) {
     if (len) memcpy(c->out, buffer + 64, len);
-    mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
+    mac_finish_short(&mac, c->path->head, buffer, c->ad, c->ad_len, c->out, len, c->tag);
     crisp_wipe(buffer, 64 + len);
     return CRISP_OK;
   }
   uint8_t expected[MAC_BLOCK];
-  mac_finish_short(&mac, c->head, buffer, c->ad, c->ad_len, c->in, len, expected);
+  mac_finish_short(&mac, c->path->head, buffer, c->ad, c->ad_len, c->in, len, expected);
   const int bad = tags_differ(expected, c->received);
   crisp_wipe(expected, sizeof expected);
   crisp_wipe(buffer, 64);
@@ -349,7 +361,7 @@ static inline __attribute__((always_inline)) int short_message(const short_call 
 /* The short message's frame, sized to it: a buffer for the key block and
  * up to message_max bytes of message, and the MAC's state or its head.
  * What each call's scrub must overwrite follows the frame it took
- * (aead_scrub_bytes). */
+ * (scrub_bytes). */
 #define SMALL_MAX 256
 #define MEDIUM_MAX 1024
 #define SHORT_FRAME(name, message_max, mac_state_size)             \
@@ -377,8 +389,8 @@ static size_t short_buffered(const crisp_chacha20_impl *chacha, int open, size_t
  * of lengths) may reach the active Poly1305's vector path, with its deeper
  * frames and the whole state. No sum is formed that could wrap: ad_len
  * below a crossover leaves room. */
-static int mac_may_vector(size_t len, size_t ad_len) {
-  const size_t vector_from = crisp_poly1305_vector_from(crisp_active_poly1305());
+static int mac_may_vector(const crisp_poly1305_impl *poly, size_t len, size_t ad_len) {
+  const size_t vector_from = crisp_poly1305_vector_from(poly);
   return ad_len >= vector_from || len >= vector_from - ad_len || vector_from - ad_len - len <= 48;
 }
 
@@ -392,13 +404,40 @@ static int is_short(const crisp_chacha20_impl *chacha, size_t len) {
  * so it would run the x86-64 scalar radix 2^64 code the kernel runs beside
  * its rounds; within the kernel's limit and the medium frame, whose scrub
  * depth (CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES) covers up to it. */
-static int open_takes_fused(const crisp_chacha20_impl *chacha, size_t len, size_t ad_len) {
+static int open_takes_fused(const crisp_chacha20_impl *chacha, const crisp_poly1305_impl *poly, size_t len,
+                            size_t ad_len) {
   return chacha->open_mac && len <= chacha->open_mac_max && len <= MEDIUM_MAX && is_short(chacha, len) &&
-         !mac_may_vector(len, ad_len) && crisp_active_poly1305()->info.level != CRISP_LEVEL_GENERIC;
+         !mac_may_vector(poly, len, ad_len) && poly->info.level != CRISP_LEVEL_GENERIC;
+}
+
+/* The depth of a one-shot call's scrub (src/scrub_depths.h): by the class
+ * of its message's length, the MAC state it needed, whether ChaCha20 ran
+ * the AVX-512 kernel, and whether an open ran the fused one. */
+static size_t scrub_bytes(const aead_path *path, size_t len) {
+#if defined(CRISP_ARCH_X86_64)
+  const int avx512 = path->chacha->info.level == CRISP_LEVEL_AVX512;
+#else
+  const int avx512 = 0; /* the other targets take the deepest column */
+#endif
+  const int full = !path->head;
+  if (!path->is_short) return CRISP_SCRUB_AEAD_LONG_BYTES;
+  if (path->fused) return CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES(len > SMALL_MAX);
+  if (len <= SMALL_MAX && !full) return CRISP_SCRUB_AEAD_SMALL_BYTES(avx512);
+  if (len <= MEDIUM_MAX) return CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512);
+  return CRISP_SCRUB_AEAD_LARGE_BYTES(full, avx512);
+}
+
+static aead_path path_for(int open, size_t len, size_t ad_len) {
+  aead_path path = {crisp_active_chacha20(), crisp_active_poly1305(), 0, 0, 0, 0};
+  path.is_short = is_short(path.chacha, len);
+  path.fused = open && open_takes_fused(path.chacha, path.poly, len, ad_len);
+  path.head = !mac_may_vector(path.poly, len, ad_len);
+  path.scrub = scrub_bytes(&path, len);
+  return path;
 }
 
 int crisp_chacha20_poly1305_open_runs_fused(size_t len, size_t ad_len) {
-  return open_takes_fused(crisp_active_chacha20(), len, ad_len);
+  return path_for(1, len, ad_len).fused;
 }
 
 /* The one-shot seal or open after the key setup: a short message in the
@@ -406,35 +445,34 @@ int crisp_chacha20_poly1305_open_runs_fused(size_t len, size_t ad_len) {
  * is checked before a byte of pt is written, so a forged open leaves pt as
  * it was (in place: the ciphertext), and no other thread or process
  * mapping pt sees its plaintext. */
-static int aead_run(int open, uint8_t *out, uint8_t *tag, const uint8_t *received, const uint8_t *in,
-                    size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
-  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
-  if (is_short(chacha, len)) {
-    const int fused = open && open_takes_fused(chacha, len, ad_len);
-    const int head = !mac_may_vector(len, ad_len);
-    const short_call c = {chacha, open, out, in, len, tag, received, ad, ad_len, state, fused, head};
+static int aead_run(const aead_path *path, int open, uint8_t *out, uint8_t *tag, const uint8_t *received,
+                    const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  const crisp_chacha20_impl *chacha = path->chacha;
+  if (path->is_short) {
+    const short_call c = {path, chacha, open, out, in, len, tag, received, ad, ad_len, state};
     const size_t buffered = short_buffered(chacha, open, len);
+    const int head = path->head;
     if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
     if (buffered <= MEDIUM_MAX) return head ? short_medium_head(&c) : short_medium(&c);
     return head ? short_large_head(&c) : short_large(&c);
   }
   int status = CRISP_OK;
   if (open)
-    status = open_long(chacha, out, in, len, received, ad, ad_len, state);
+    status = open_long(path, out, in, len, received, ad, ad_len, state);
   else
-    seal_long(chacha, out, tag, in, len, ad, ad_len, state);
+    seal_long(path, out, tag, in, len, ad, ad_len, state);
   crisp_wipe(state, 16 * sizeof *state);
   return status;
 }
 
-static void aead_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *ad,
-                      size_t ad_len, uint32_t state[16]) {
-  aead_run(0, ct, tag, NULL, pt, len, ad, ad_len, state);
+static void aead_seal(const aead_path *path, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                      const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  aead_run(path, 0, ct, tag, NULL, pt, len, ad, ad_len, state);
 }
 
-static int aead_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16], const uint8_t *ad,
-                     size_t ad_len, uint32_t state[16]) {
-  return aead_run(1, pt, NULL, tag, ct, len, ad, ad_len, state);
+static int aead_open(const aead_path *path, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+                     const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
+  return aead_run(path, 1, pt, NULL, tag, ct, len, ad, ad_len, state);
 }
 
 static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uint8_t key[32]) {
@@ -445,65 +483,50 @@ static void xchacha_state(uint32_t state[16], const uint8_t nonce[24], const uin
   crisp_wipe(subkey, sizeof subkey);
 }
 
-static __attribute__((noinline)) int chacha_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
-                                                 const uint8_t *ad, size_t ad_len, const uint8_t nonce[12],
+static __attribute__((noinline)) int chacha_seal(const aead_path *path, uint8_t *ct, uint8_t tag[16],
+                                                 const uint8_t *pt, size_t len, const uint8_t *ad,
+                                                 size_t ad_len, const uint8_t nonce[12],
                                                  const uint8_t key[32]) {
   const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
   crisp_chacha20_setup(state, key, nonce, 0);
-  aead_seal(ct, tag, pt, len, ad, ad_len, state);
+  aead_seal(path, ct, tag, pt, len, ad, ad_len, state);
   return CRISP_OK;
 }
 
-static __attribute__((noinline)) int chacha_open(uint8_t *pt, const uint8_t *ct, size_t len,
-                                                 const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
-                                                 const uint8_t nonce[12], const uint8_t key[32]) {
+static __attribute__((noinline)) int chacha_open(const aead_path *path, uint8_t *pt, const uint8_t *ct,
+                                                 size_t len, const uint8_t tag[16], const uint8_t *ad,
+                                                 size_t ad_len, const uint8_t nonce[12],
+                                                 const uint8_t key[32]) {
   const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
   crisp_chacha20_setup(state, key, nonce, 0);
-  return aead_open(pt, ct, len, tag, ad, ad_len, state);
+  return aead_open(path, pt, ct, len, tag, ad, ad_len, state);
 }
 
-static __attribute__((noinline)) int xchacha_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
-                                                  const uint8_t *ad, size_t ad_len, const uint8_t nonce[24],
+static __attribute__((noinline)) int xchacha_seal(const aead_path *path, uint8_t *ct, uint8_t tag[16],
+                                                  const uint8_t *pt, size_t len, const uint8_t *ad,
+                                                  size_t ad_len, const uint8_t nonce[24],
                                                   const uint8_t key[32]) {
   const int rc = check_args(ct, pt, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
   xchacha_state(state, nonce, key);
-  aead_seal(ct, tag, pt, len, ad, ad_len, state);
+  aead_seal(path, ct, tag, pt, len, ad, ad_len, state);
   return CRISP_OK;
 }
 
-static __attribute__((noinline)) int xchacha_open(uint8_t *pt, const uint8_t *ct, size_t len,
-                                                  const uint8_t tag[16], const uint8_t *ad, size_t ad_len,
-                                                  const uint8_t nonce[24], const uint8_t key[32]) {
+static __attribute__((noinline)) int xchacha_open(const aead_path *path, uint8_t *pt, const uint8_t *ct,
+                                                  size_t len, const uint8_t tag[16], const uint8_t *ad,
+                                                  size_t ad_len, const uint8_t nonce[24],
+                                                  const uint8_t key[32]) {
   const int rc = check_args(pt, ct, len, tag, ad, ad_len, nonce, key);
   if (rc != CRISP_OK) return rc;
   uint32_t state[16];
   xchacha_state(state, nonce, key);
-  return aead_open(pt, ct, len, tag, ad, ad_len, state);
-}
-
-/* The depth of a one-shot call's scrub (src/scrub_depths.h): by the class
- * of its message's length, the MAC state it needed, whether ChaCha20 ran
- * the AVX-512 kernel, and whether an open ran the fused one. */
-static size_t aead_scrub_bytes(int open, size_t len, size_t ad_len) {
-  const crisp_chacha20_impl *chacha = crisp_active_chacha20();
-  const int full = mac_may_vector(len, ad_len);
-#if defined(CRISP_ARCH_X86_64)
-  const int avx512 = chacha->info.level == CRISP_LEVEL_AVX512;
-#else
-  const int avx512 = 0; /* the other targets take the deepest column */
-#endif
-  if (!is_short(chacha, len)) return CRISP_SCRUB_AEAD_LONG_BYTES;
-  if (open && open_takes_fused(chacha, len, ad_len))
-    return CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES(len > SMALL_MAX);
-  if (len <= SMALL_MAX && !full) return CRISP_SCRUB_AEAD_SMALL_BYTES(avx512);
-  if (len <= MEDIUM_MAX) return CRISP_SCRUB_AEAD_MEDIUM_BYTES(full, avx512);
-  return CRISP_SCRUB_AEAD_LARGE_BYTES(full, avx512);
+  return aead_open(path, pt, ct, len, tag, ad, ad_len, state);
 }
 
 /* The public one-shot calls: the work above as a call of its own, then
@@ -512,8 +535,9 @@ int crisp_chacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY130
                                  const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                  const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int status = chacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(0, len, ad_len));
+  const aead_path path = path_for(0, len, ad_len);
+  const int status = chacha_seal(&path, ct, tag, pt, len, ad, ad_len, nonce, key);
+  crisp_scrub_below(path.scrub);
   return status;
 }
 
@@ -521,8 +545,9 @@ int crisp_chacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                  const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
                                  size_t ad_len, const uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE],
                                  const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int status = chacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(1, len, ad_len));
+  const aead_path path = path_for(1, len, ad_len);
+  const int status = chacha_open(&path, pt, ct, len, tag, ad, ad_len, nonce, key);
+  crisp_scrub_below(path.scrub);
   return status;
 }
 
@@ -530,8 +555,9 @@ int crisp_xchacha20_poly1305_seal(uint8_t *ct, uint8_t tag[CRISP_CHACHA20_POLY13
                                   const uint8_t *pt, size_t len, const uint8_t *ad, size_t ad_len,
                                   const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int status = xchacha_seal(ct, tag, pt, len, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(0, len, ad_len));
+  const aead_path path = path_for(0, len, ad_len);
+  const int status = xchacha_seal(&path, ct, tag, pt, len, ad, ad_len, nonce, key);
+  crisp_scrub_below(path.scrub);
   return status;
 }
 
@@ -539,8 +565,9 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
                                   const uint8_t tag[CRISP_CHACHA20_POLY1305_TAG_SIZE], const uint8_t *ad,
                                   size_t ad_len, const uint8_t nonce[CRISP_XCHACHA20_NONCE_SIZE],
                                   const uint8_t key[CRISP_CHACHA20_KEY_SIZE]) {
-  const int status = xchacha_open(pt, ct, len, tag, ad, ad_len, nonce, key);
-  crisp_scrub_below(aead_scrub_bytes(1, len, ad_len));
+  const aead_path path = path_for(1, len, ad_len);
+  const int status = xchacha_open(&path, pt, ct, len, tag, ad, ad_len, nonce, key);
+  crisp_scrub_below(path.scrub);
   return status;
 }
 

@@ -1,9 +1,12 @@
 /* test/test_threads.c - concurrent first use: 16 threads make their first
  * crisp calls at the same instant (no crisp call happens before), each
  * starting with a different function, and must all see the same
- * implementations and correct results. A second test hashes and
- * exponentiates while other threads move the level cap and the pins, so
- * every front-end load races a store. Built with -fsanitize=thread in the
+ * implementations and correct results. A second test hashes,
+ * exponentiates, seals and opens while other threads move the level cap
+ * and the pins, so every front-end load races a store, and a one-shot
+ * AEAD call whose path were chosen by one implementation and run by
+ * another would write past a frame (ASan in the sanitize stage) or give a
+ * wrong result. Built with -fsanitize=thread in the
  * test command's tsan stage, where any data race fails the run. */
 #include <pthread.h>
 
@@ -161,9 +164,42 @@ enum { WORKERS = 6, CHANGERS = 2, ROUNDS = 200 };
 static thread_result reference;
 static _Atomic int workers_done;
 
+/* The one-shot AEAD at lengths on both sides of the crossovers that choose
+ * a call's path and frames: the fused open's limits, the Poly1305 vector
+ * path's (which differs by implementation: a frame sized for one
+ * implementation's MAC must not run another's), the keyed entry's and the
+ * long path's; with 0, 20 or 40 bytes of AD. The reference is generic's. */
+static const size_t aead_lengths[] = {0, 16, 64, 255, 256, 300, 600, 1024, 1100, 2048, 2100, 5000};
+enum { AEAD_LENGTHS = sizeof aead_lengths / sizeof aead_lengths[0], AEAD_MAX = 5000, AEAD_AD = 40 };
+static uint8_t aead_pt[AEAD_MAX], aead_ad[AEAD_AD], aead_key[32], aead_nonce[12];
+static uint8_t aead_ct[AEAD_LENGTHS][AEAD_MAX], aead_tag[AEAD_LENGTHS][16];
+
+static size_t aead_ad_len(size_t i) {
+  return i % 3 * 20;
+}
+
+/* Seals and opens every length; the results that differ from the
+ * reference. ct and pt are AEAD_MAX bytes. */
+static int aead_failures(uint8_t *ct, uint8_t *pt) {
+  int failures = 0;
+  for (size_t i = 0; i < AEAD_LENGTHS; i++) {
+    const size_t len = aead_lengths[i], ad_len = aead_ad_len(i);
+    uint8_t tag[16];
+    failures += crisp_chacha20_poly1305_seal(ct, tag, aead_pt, len, aead_ad, ad_len, aead_nonce, aead_key) !=
+                    CRISP_OK ||
+                memcmp(ct, aead_ct[i], len) != 0 || memcmp(tag, aead_tag[i], 16) != 0;
+    failures += crisp_chacha20_poly1305_open(pt, aead_ct[i], len, aead_tag[i], aead_ad, ad_len, aead_nonce,
+                                             aead_key) != CRISP_OK ||
+                memcmp(pt, aead_pt, len) != 0;
+  }
+  return failures;
+}
+
 static void *worker_thread(void *arg) {
   int *failures = arg;
+  uint8_t *const ct = malloc(AEAD_MAX), *const pt = malloc(AEAD_MAX);
   for (int round = 0; round < ROUNDS; round++) {
+    if (ct && pt) *failures += aead_failures(ct, pt);
     thread_result r;
     memset(&r, 0, sizeof r);
     do_md5(&r);
@@ -182,6 +218,9 @@ static void *worker_thread(void *arg) {
     *failures += memcmp(r.mont, reference.mont, sizeof r.mont) != 0;
     *failures += memcmp(r.power, reference.power, sizeof r.power) != 0;
   }
+  *failures += !ct || !pt;
+  free(ct);
+  free(pt);
   workers_done++;
   return NULL;
 }
@@ -210,6 +249,17 @@ static void *changer_thread(void *arg) {
 static void test_use_while_changing(void **state) {
   (void)state;
   expected_results(&reference);
+  test_fill_random(aead_pt, sizeof aead_pt);
+  test_fill_random(aead_ad, sizeof aead_ad);
+  test_fill_random(aead_key, sizeof aead_key);
+  test_fill_random(aead_nonce, sizeof aead_nonce);
+  test_pin(CRISP_KERNEL_CHACHA20, "generic");
+  test_pin(CRISP_KERNEL_POLY1305, "generic");
+  for (size_t i = 0; i < AEAD_LENGTHS; i++)
+    assert_int_equal(crisp_chacha20_poly1305_seal(aead_ct[i], aead_tag[i], aead_pt, aead_lengths[i], aead_ad,
+                                                  aead_ad_len(i), aead_nonce, aead_key),
+                     CRISP_OK);
+  test_unpin_all();
   pthread_t workers[WORKERS], changers[CHANGERS];
   int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
   workers_done = 0;
