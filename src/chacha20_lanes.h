@@ -341,6 +341,44 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
 #endif
 
 #ifdef CHACHA20_OPEN_MAC
+/* The fused open's Poly1305, which runs beside vector rounds (the group
+ * below, or the AVX-512 kernel's rows): keyed from the first eight words
+ * of the key block once its rounds are done, then over the blocks of the
+ * MAC's pieces in `parts` parts, one beside each stretch of the rounds
+ * left. The including file defines CHACHA20_MAC_STEP(h, block, r0, r1,
+ * r1_fold), one block of radix 2^64 Poly1305 with the 2^128 bit set. */
+typedef struct chacha20_mac_pass {
+  uint64_t r[2], s[2], h[3], r1_fold;
+  const crisp_poly1305_pieces *pieces;
+  const uint8_t *block;
+  size_t piece, left, done, blocks, per_part;
+} chacha20_mac_pass;
+
+static inline __attribute__((always_inline)) void chacha20_mac_begin(chacha20_mac_pass *p,
+                                                                     const uint32_t key_words[8],
+                                                                     const uint32_t state[16],
+                                                                     const crisp_poly1305_pieces *pieces,
+                                                                     size_t parts) {
+  uint8_t key[32];
+  for (int w = 0; w < 8; w++) crisp_store32_le(key + 4 * w, key_words[w] + state[w]);
+  poly1305_radix64_key(p->r, p->s, key);
+  p->r1_fold = p->r[1] + (p->r[1] >> 2);
+  p->h[0] = p->h[1] = p->h[2] = 0;
+  p->pieces = pieces;
+  p->blocks = pieces->blocks[0] + pieces->blocks[1] + pieces->blocks[2] + pieces->blocks[3];
+  p->per_part = (p->blocks + parts - 1) / parts;
+  p->block = pieces->data[0], p->piece = 0, p->left = pieces->blocks[0], p->done = 0;
+}
+
+/* The blocks of part `part` (0 to parts - 1). */
+static inline __attribute__((always_inline)) void chacha20_mac_part(chacha20_mac_pass *p, size_t part) {
+  const size_t end = p->blocks < p->per_part * (part + 1) ? p->blocks : p->per_part * (part + 1);
+  for (; p->done < end; p->done++, p->left--, p->block += 16) {
+    while (!p->left) p->piece++, p->block = p->pieces->data[p->piece], p->left = p->pieces->blocks[p->piece];
+    CHACHA20_MAC_STEP(p->h, p->block, p->r[0], p->r[1], p->r1_fold);
+  }
+}
+
 /* The AEAD's short open in one pass. The Poly1305 key block at state[12]
  * runs on the general-purpose registers, two of its double rounds beside
  * each of the group's first five, so its key is ready halfway; Poly1305
@@ -348,8 +386,7 @@ static inline void chacha20_lanes_keyed(uint8_t key_block[64], uint8_t *out, con
  * keystream) beside the group's last five, a fifth of the blocks each;
  * last, len bytes of in XORed with the group, the blocks after the key
  * block. The vector rounds wait on their latency, and both scalar chains
- * fit in it. The including file defines CHACHA20_MAC_STEP(h, block, r0,
- * r1, r1_fold), one block of radix 2^64 Poly1305 with the 2^128 bit set. */
+ * fit in it. */
 static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_t tag[16], uint8_t *out,
                                                                           const uint8_t *in, size_t len,
                                                                           const uint32_t state[16],
@@ -364,25 +401,14 @@ static inline __attribute__((always_inline)) void chacha20_lanes_open_mac(uint8_
     CHACHA20_VECTOR_ROUNDS_AND_KEY(1);
     CHACHA20_KEY_DOUBLE_ROUND();
   }
-  uint8_t key[32];
   const uint32_t key_words[8] = {k0, k1, k2, k3, k4, k5, k6, k7};
-  for (int w = 0; w < 8; w++) crisp_store32_le(key + 4 * w, key_words[w] + state[w]);
-  uint64_t r[2], s[2], h[3] = {0, 0, 0};
-  poly1305_radix64_key(r, s, key);
-  const uint64_t r1_fold = r[1] + (r[1] >> 2);
-  const size_t mac_blocks = mac->blocks[0] + mac->blocks[1] + mac->blocks[2] + mac->blocks[3];
-  const size_t per_round = (mac_blocks + 4) / 5;
-  const uint8_t *block = mac->data[0];
-  size_t piece = 0, left = mac->blocks[0], done = 0;
+  chacha20_mac_pass pass;
+  chacha20_mac_begin(&pass, key_words, state, mac, 5);
   for (int i = 0; i < 5; i++) {
     CHACHA20_VECTOR_ROUNDS_AND_KEY(0);
-    const size_t end = mac_blocks < per_round * (size_t)(i + 1) ? mac_blocks : per_round * (size_t)(i + 1);
-    for (; done < end; done++, left--, block += 16) {
-      while (!left) piece++, block = mac->data[piece], left = mac->blocks[piece];
-      CHACHA20_MAC_STEP(h, block, r[0], r[1], r1_fold);
-    }
+    chacha20_mac_part(&pass, (size_t)i);
   }
-  poly1305_radix64_tag(h, s, tag);
+  poly1305_radix64_tag(pass.h, pass.s, tag);
   CHACHA20_FEED_FORWARD(x, counter);
   chacha20_lanes_store(out, in, x, len);
 }

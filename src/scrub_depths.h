@@ -68,9 +68,9 @@
 #define CRISP_SCRUB_AEAD_LONG_BYTES CRISP_SCRUB_BUILD(6400, 8448)
 /* A short open that ran the fused kernel (ChaCha20's open_mac), in the
  * frame for up to 256 or 1024 bytes of message: its frame holds the
- * vector group's and the scalar chains' spills at once. */
+ * vector rows' or group's and the scalar chains' spills at once. */
 #define CRISP_SCRUB_AEAD_FUSED_OPEN_BYTES(medium) \
-  ((medium) ? CRISP_SCRUB_BUILD(3584, 4096) : CRISP_SCRUB_BUILD(2816, 3328))
+  ((medium) ? CRISP_SCRUB_BUILD(3584, 5632) : CRISP_SCRUB_BUILD(2304, 3072))
 /* The streaming AEAD: init (a block and a Poly1305 key), and an update or
  * a final of any length, since the IFMA Poly1305 gathers short updates
  * into one vector pass, which may come at any later call. */

@@ -14,9 +14,10 @@
  * (the AVX2 kernel would hand it there too, one call later).
  * The keyed entry, the AEAD's, takes the Poly1305 key block beside the
  * rows or beside up to two groups the same way (chacha20_lanes_keyed); the
- * fused open takes one group, with the key block in the first half of its
- * rounds and the scalar Poly1305 (x86/poly1305_scalar.h) over ad, the
- * ciphertext and the lengths in the second (chacha20_lanes_open_mac). */
+ * fused open takes the rows up to four blocks and one group above, with
+ * the key block in the first half of their rounds and the scalar Poly1305
+ * (x86/poly1305_scalar.h) over ad, the ciphertext and the lengths in the
+ * second (chacha20_lanes_open_mac). */
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -166,29 +167,63 @@ static inline __m512i row_of(const uint32_t state[16], int row) {
   return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(state + 4 * row)));
 }
 
+/* What the rows run beside them on the general-purpose registers: nothing,
+ * the block at state[12] (the AEAD's Poly1305 key block, to key_block), or
+ * that block and then the fused open's Poly1305 (chacha20_lanes_open_mac
+ * says how; the rows' latency is the group's, with a quarter of its vector
+ * work). */
+enum rows_beside { ROWS_ALONE, ROWS_KEYED, ROWS_OPEN_MAC };
+
 /* len bytes (at most ROWS_MAX_BYTES) of in XORed with the keystream from
- * the counter in state[12]; with_key, the block at state[12] on the
- * general-purpose registers beside the rows, to key_block, and the rows
- * from the counter after it. */
+ * the counter in state[12], or from the block after it beside the key
+ * block. */
 static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, uint8_t *out,
                                                             const uint8_t *in, size_t len,
-                                                            const uint32_t state[16], const int with_key) {
+                                                            const uint32_t state[16],
+                                                            const enum rows_beside beside, uint8_t *tag,
+                                                            const crisp_poly1305_pieces *mac) {
+  const int with_key = beside == ROWS_KEYED;
   const __m512i a0 = row_of(state, 0), b0 = row_of(state, 1), c0 = row_of(state, 2);
-  const int first = with_key; /* the rows' first block after the key block */
+  const int first = beside != ROWS_ALONE; /* the rows' first block after the key block */
   const __m512i d0 = _mm512_add_epi32(
       row_of(state, 3),
       _mm512_set_epi32(0, 0, 0, first + 3, 0, 0, 0, first + 2, 0, 0, 0, first + 1, 0, 0, 0, first));
   __m512i a = a0, b = b0, c = c0, d = d0;
   CHACHA20_KEY_START(k, state[12]);
-  for (int i = 0; i < 10; i++) {
-    CHACHA20_QUARTER_ROUND(a, b, c, d); /* every block's column round */
-    ROWS_TO_DIAGONALS(a, c, d);
-    CHACHA20_KEY_COLUMNS(with_key);
-    CHACHA20_QUARTER_ROUND(a, b, c, d);
-    ROWS_TO_COLUMNS(a, c, d);
-    CHACHA20_KEY_DIAGONALS(with_key);
+  if (beside != ROWS_OPEN_MAC) {
+    for (int i = 0; i < 10; i++) {
+      CHACHA20_QUARTER_ROUND(a, b, c, d); /* every block's column round */
+      ROWS_TO_DIAGONALS(a, c, d);
+      CHACHA20_KEY_COLUMNS(with_key);
+      CHACHA20_QUARTER_ROUND(a, b, c, d);
+      ROWS_TO_COLUMNS(a, c, d);
+      CHACHA20_KEY_DIAGONALS(with_key);
+    }
+    CHACHA20_KEY_STORE(with_key, key_block, k, state[12]);
+  } else {
+    /* the key block's twenty rounds beside the rows' first ten, then the
+     * MAC in ten parts, one beside each of the rows' last ten rounds */
+    for (int i = 0; i < 5; i++) {
+      CHACHA20_QUARTER_ROUND(a, b, c, d);
+      ROWS_TO_DIAGONALS(a, c, d);
+      CHACHA20_KEY_DOUBLE_ROUND();
+      CHACHA20_QUARTER_ROUND(a, b, c, d);
+      ROWS_TO_COLUMNS(a, c, d);
+      CHACHA20_KEY_DOUBLE_ROUND();
+    }
+    const uint32_t key_words[8] = {k0, k1, k2, k3, k4, k5, k6, k7};
+    chacha20_mac_pass pass;
+    chacha20_mac_begin(&pass, key_words, state, mac, 10);
+    for (int i = 0; i < 5; i++) {
+      CHACHA20_QUARTER_ROUND(a, b, c, d);
+      ROWS_TO_DIAGONALS(a, c, d);
+      chacha20_mac_part(&pass, 2 * (size_t)i);
+      CHACHA20_QUARTER_ROUND(a, b, c, d);
+      ROWS_TO_COLUMNS(a, c, d);
+      chacha20_mac_part(&pass, 2 * (size_t)i + 1);
+    }
+    poly1305_radix64_tag(pass.h, pass.s, tag);
   }
-  CHACHA20_KEY_STORE(with_key, key_block, k, state[12]);
   if (len == 0) return; /* a keyed call with only its key block; in and out may be NULL */
   a = _mm512_add_epi32(a, a0), b = _mm512_add_epi32(b, b0);
   c = _mm512_add_epi32(c, c0), d = _mm512_add_epi32(d, d0);
@@ -203,12 +238,18 @@ static inline __attribute__((always_inline)) void rows_body(uint8_t *key_block, 
 
 static __attribute__((noinline)) void rows(uint8_t *out, const uint8_t *in, size_t len,
                                            const uint32_t state[16]) {
-  rows_body(NULL, out, in, len, state, 0);
+  rows_body(NULL, out, in, len, state, ROWS_ALONE, NULL, NULL);
 }
 
 static __attribute__((noinline)) void rows_and_key(uint8_t key_block[64], uint8_t *out, const uint8_t *in,
                                                    size_t len, const uint32_t state[16]) {
-  rows_body(key_block, out, in, len, state, 1);
+  rows_body(key_block, out, in, len, state, ROWS_KEYED, NULL, NULL);
+}
+
+static __attribute__((noinline)) void rows_open_mac(uint8_t tag[16], uint8_t *out, const uint8_t *in,
+                                                    size_t len, const uint32_t state[16],
+                                                    const crisp_poly1305_pieces *mac) {
+  rows_body(NULL, out, in, len, state, ROWS_OPEN_MAC, tag, mac);
 }
 
 /* The rounds are latency-bound, so a 16-block group costs about what an
@@ -234,9 +275,21 @@ static void crisp_chacha20_keyed_xor_avx512(uint8_t key_block[64], uint8_t *out,
   chacha20_lanes_keyed(key_block, out, in, len, state);
 }
 
+/* A function of its own, as rows_open_mac is: inlined here, the group's
+ * frame would be set up before the rows' call too, and the rows' frame
+ * would lie below it. */
+static __attribute__((noinline)) void group_open_mac(uint8_t tag[16], uint8_t *out, const uint8_t *in,
+                                                     size_t len, const uint32_t state[16],
+                                                     const crisp_poly1305_pieces *mac) {
+  chacha20_lanes_open_mac(tag, out, in, len, state, mac);
+}
+
 static void crisp_chacha20_open_mac_avx512(uint8_t tag[16], uint8_t *out, const uint8_t *in, size_t len,
                                            const uint32_t state[16], const crisp_poly1305_pieces *mac) {
-  chacha20_lanes_open_mac(tag, out, in, len, state, mac);
+  if (len <= ROWS_MAX_BYTES)
+    rows_open_mac(tag, out, in, len, state, mac);
+  else
+    group_open_mac(tag, out, in, len, state, mac);
 }
 
 const crisp_chacha20_impl crisp_chacha20_avx512_impl = {
