@@ -9,6 +9,7 @@
  * wrong result. Built with -fsanitize=thread in the
  * test command's tsan stage, where any data race fails the run. */
 #include <pthread.h>
+#include <sched.h>
 
 #include "common.h"
 
@@ -162,7 +163,7 @@ static void test_concurrent_first_use(void **state) {
 enum { WORKERS = 6, CHANGERS = 2, ROUNDS = 200 };
 
 static thread_result reference;
-static _Atomic int workers_done;
+static _Atomic int workers_done, changers_started;
 
 /* The one-shot AEAD at lengths on both sides of the crossovers that choose
  * a call's path and frames: the fused open's limits, the Poly1305 vector
@@ -198,6 +199,9 @@ static int aead_failures(uint8_t *ct, uint8_t *pt) {
 static void *worker_thread(void *arg) {
   int *failures = arg;
   uint8_t *const ct = malloc(AEAD_MAX), *const pt = malloc(AEAD_MAX);
+  /* every round races the changes: none starts before both changers have
+   * made theirs */
+  while (changers_started < CHANGERS) sched_yield();
   for (int round = 0; round < ROUNDS; round++) {
     if (ct && pt) *failures += aead_failures(ct, pt);
     thread_result r;
@@ -232,6 +236,7 @@ static void *changer_thread(void *arg) {
   char levels[128];
   snprintf(levels, sizeof levels, "%s", crisp_levels());
   for (unsigned step = 0; workers_done < WORKERS; step++) {
+    if (step == 1) changers_started++;
     if (pins) {
       const crisp_kernel kernel = (crisp_kernel)(step % CRISP_KERNEL_COUNT);
       crisp_use_impl(kernel, step / CRISP_KERNEL_COUNT % 2 ? NULL : "generic");
@@ -262,7 +267,7 @@ static void test_use_while_changing(void **state) {
   test_unpin_all();
   pthread_t workers[WORKERS], changers[CHANGERS];
   int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
-  workers_done = 0;
+  workers_done = changers_started = 0;
   for (int i = 0; i < WORKERS; i++)
     assert_int_equal(pthread_create(&workers[i], NULL, worker_thread, &failures[i]), 0);
   for (int i = 0; i < CHANGERS; i++)
