@@ -296,7 +296,6 @@ static __attribute__((noinline)) int open_long(const aead_path *path, uint8_t *p
  * plaintext to pt only once the tag over ad and ct has verified. */
 typedef struct short_call {
   const aead_path *path;
-  const crisp_chacha20_impl *chacha;
   int open;
   uint8_t *out; /* ct (seal) or pt (open) */
   const uint8_t *in;
@@ -316,12 +315,12 @@ static __attribute__((noinline)) void open_fused(const short_call *c, uint8_t *b
                                                  uint8_t expected[MAC_BLOCK]) {
   crisp_poly1305_pieces mac;
   mac_pieces(&mac, buffer, c->ad, c->ad_len, c->in, c->len);
-  c->chacha->open_mac(expected, buffer + 64, c->in, c->len, c->state, &mac);
+  c->path->chacha->open_mac(expected, buffer + 64, c->in, c->len, c->state, &mac);
 }
 
 static inline __attribute__((always_inline)) int short_message(const short_call *c, uint8_t *buffer,
                                                                unsigned char *mac_state) {
-  const crisp_chacha20_impl *chacha = c->chacha;
+  const crisp_chacha20_impl *chacha = c->path->chacha;
   const size_t len = c->len;
   oneshot_mac mac = {c->path->poly, mac_state};
   if (!c->open && keyed_pass(chacha, len)) {
@@ -452,7 +451,7 @@ static int aead_run(const aead_path *path, int open, uint8_t *out, uint8_t *tag,
                     const uint8_t *in, size_t len, const uint8_t *ad, size_t ad_len, uint32_t state[16]) {
   const crisp_chacha20_impl *chacha = path->chacha;
   if (path->is_short) {
-    const short_call c = {path, chacha, open, out, in, len, tag, received, ad, ad_len, state};
+    const short_call c = {path, open, out, in, len, tag, received, ad, ad_len, state};
     const size_t buffered = short_buffered(chacha, open, len);
     const int head = path->head;
     if (buffered <= SMALL_MAX) return head ? short_small_head(&c) : short_small(&c);
