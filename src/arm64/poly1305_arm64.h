@@ -54,5 +54,7 @@ static inline void poly1305_arm64_absorb(poly1305_arm64_state *st, const uint8_t
 void crisp_poly1305_init_arm64(void *state, const uint8_t key[32]);
 void crisp_poly1305_blocks_arm64(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
 void crisp_poly1305_finish_arm64(void *state, uint8_t tag[16]);
+void crisp_poly1305_tag_pieces_arm64(uint8_t tag[16], const uint8_t key[32],
+                                     const crisp_poly1305_pieces *pieces);
 
 #endif

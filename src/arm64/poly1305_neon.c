@@ -230,6 +230,7 @@ const crisp_poly1305_impl crisp_poly1305_neon_impl = {
     .init = crisp_poly1305_init_neon,
     .blocks = crisp_poly1305_blocks_neon,
     .finish = crisp_poly1305_finish_neon,
+    .tag_pieces = crisp_poly1305_tag_pieces_arm64,
 };
 
 #endif

@@ -20,6 +20,8 @@ void crisp_bn_mont_sqr_generic(crisp_limb *r, const crisp_limb *a, const crisp_l
 void crisp_poly1305_init_generic(void *state, const uint8_t key[32]);
 void crisp_poly1305_blocks_generic(void *state, const uint8_t *data, size_t nblocks, unsigned hibit);
 void crisp_poly1305_finish_generic(void *state, uint8_t tag[16]);
+void crisp_poly1305_tag_pieces_generic(uint8_t tag[16], const uint8_t key[32],
+                                       const crisp_poly1305_pieces *pieces);
 
 /* ChaCha20: the 20 rounds in place (no final addition, as HChaCha20 needs),
  * and the keystream XOR with the contract of crisp_chacha20_impl. */
