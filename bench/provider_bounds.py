@@ -77,7 +77,7 @@ EXPERIMENTS = {
   const int status = CRISP_OK;"""),
         ("provider/chacha20poly1305.c", "static int start_message(aead_context *context) {",
          "static __attribute__((unused)) int start_message(aead_context *context) {"),
-        ("provider/chacha20poly1305.c", "  if (!start_message(context)) return 0;\n  if (in_length) {",
+        ("provider/chacha20poly1305.c", "  if (in_length) {\n    if (!start_message(context)) return 0;",
          "  if (in_length) {"),
         ("provider/chacha20poly1305.c", "  if (!start_message(context)) return 0;\n  context->finished = 1;",
          "  context->finished = 1;"),

@@ -20,11 +20,15 @@ typedef struct chacha20_context {
   crisp_provider *provider;
   uint8_t key[CRISP_CHACHA20_KEY_SIZE];
   uint8_t nonce[CRISP_CHACHA20_NONCE_SIZE];
-  uint32_t counter; /* the next block whose keystream is not made yet */
-  /* The keystream of the block before `counter`, of which `used` bytes are
-   * spent; used == 64 when none is left. */
+  uint8_t original_iv[CHACHA20_IV_SIZE]; /* as the last init gave it */
+  uint32_t counter;                      /* the next block whose keystream is not made yet */
+  /* The keystream of the block before `counter` (block_counter under
+   * block_nonce, from before the counter moved on), of which `used` bytes
+   * are spent; used == 64 when none is left. */
   uint8_t keystream[CRISP_CHACHA20_BLOCK_SIZE];
   size_t used;
+  uint8_t block_nonce[CRISP_CHACHA20_NONCE_SIZE];
+  uint32_t block_counter;
   int key_set, iv_set, finished;
 } chacha20_context;
 
@@ -52,10 +56,17 @@ static void *chacha20_dup(void *vcontext) {
   return copy;
 }
 
+/* The rest of the last block's keystream is not used. */
+static void drop_keystream(chacha20_context *context) {
+  OPENSSL_cleanse(context->keystream, sizeof context->keystream);
+  context->used = CRISP_CHACHA20_BLOCK_SIZE;
+}
+
 static void set_iv(chacha20_context *context, const unsigned char iv[CHACHA20_IV_SIZE]) {
   context->counter = (uint32_t)iv[0] | (uint32_t)iv[1] << 8 | (uint32_t)iv[2] << 16 | (uint32_t)iv[3] << 24;
   memcpy(context->nonce, iv + 4, sizeof context->nonce);
-  context->used = CRISP_CHACHA20_BLOCK_SIZE;
+  memcpy(context->original_iv, iv, sizeof context->original_iv);
+  drop_keystream(context);
   context->iv_set = 1;
 }
 
@@ -87,6 +98,15 @@ static int chacha20_init(void *vcontext, const unsigned char *key, size_t key_le
       return 0;
     }
     memcpy(context->key, key, sizeof context->key);
+    /* A new key without a new IV starts the block that was partly used
+     * again, from its first byte, as OpenSSL's own ChaCha20 does (its
+     * counter moves on only once a block is used up): none of the old key's
+     * keystream is used under the new key. */
+    if (context->used < CRISP_CHACHA20_BLOCK_SIZE) {
+      memcpy(context->nonce, context->block_nonce, sizeof context->nonce);
+      context->counter = context->block_counter;
+      drop_keystream(context);
+    }
     context->key_set = 1;
   }
   if (iv) {
@@ -118,6 +138,8 @@ static int chacha20_crypt(chacha20_context *context, unsigned char *out, const u
     out += bytes, in += bytes, length -= bytes, blocks -= run;
   }
   if (length) {
+    memcpy(context->block_nonce, context->nonce, sizeof context->block_nonce);
+    context->block_counter = context->counter;
     memset(context->keystream, 0, sizeof context->keystream);
     if (crisp_chacha20(context->keystream, context->keystream, sizeof context->keystream, context->key,
                        context->nonce, context->counter) != CRISP_OK)
@@ -210,7 +232,8 @@ static int chacha20_get_ctx_params(void *vcontext, OSSL_PARAM params[]) {
   unsigned char iv[CHACHA20_IV_SIZE];
   get_iv(context, iv);
   int ok = 1;
-  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) && !OSSL_PARAM_set_octet_string(p, iv, sizeof iv))
+  if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) &&
+      !OSSL_PARAM_set_octet_string(p, context->original_iv, sizeof context->original_iv))
     ok = 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) &&
       !OSSL_PARAM_set_octet_string(p, iv, sizeof iv))

@@ -235,8 +235,9 @@ static int aead_update(void *vcontext, unsigned char *out, size_t *out_length, s
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_PARAMETER, "output smaller than the input");
     return 0;
   }
-  if (!start_message(context)) return 0;
+  /* an empty update changes nothing: associated data may still follow */
   if (in_length) {
+    if (!start_message(context)) return 0;
     const int status = crisp_chacha20_poly1305_stream_update(&context->stream, out, in, in_length);
     crisp_provider_count(context->provider, CRISP_PROV_CALLS_CHACHA20_POLY1305);
     if (status != CRISP_OK) {

@@ -25,6 +25,7 @@ typedef struct crisp_rsa_key {
   size_t e_limbs; /* of e without its leading zero limbs */
   int has_private;
   int has_crt;     /* p, q, dP, dQ, qInv were imported */
+  int crt_makes_n; /* with has_crt: p * q is n (checked at import) */
   crisp_limb minv; /* crisp_bn_mont_inv(n[0]) */
   /* One allocation, wiped on free: n, e, d and R^2 mod n of `limbs` limbs
    * each, then p, q, dP, dQ, qInv of `half` limbs each. */

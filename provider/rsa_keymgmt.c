@@ -110,6 +110,17 @@ static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
   return 1;
 }
 
+/* Whether p * q is n: 1 or 0, -1 when memory ran out. */
+static int product_is_n(const crisp_rsa_key *key) {
+  crisp_limb *product = OPENSSL_zalloc(2 * key->half * sizeof *product);
+  if (!product) return -1;
+  const int equal = crisp_bn_mul(product, key->p, key->half, key->q, key->half) == CRISP_OK &&
+                    memcmp(product, key->n, key->limbs * sizeof *product) == 0 &&
+                    (2 * key->half == key->limbs || product[2 * key->half - 1] == 0);
+  OPENSSL_clear_free(product, 2 * key->half * sizeof *product);
+  return equal;
+}
+
 static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
   int present;
   if (OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_FACTOR3)) {
@@ -141,8 +152,18 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
     else if (present)
       return 0;
   }
-  /* Without all five the private operation uses d (rsa_signature.c). */
+  /* Without all five the private operation uses d (rsa_signature.c). The
+   * CRT's own check is mod p * q, which crisp_bn_mod_exp_crt cannot compare
+   * with n: a key whose factors are not n's is refused when it signs. */
   key->has_crt = found == 5;
+  if (key->has_crt) {
+    const int makes_n = product_is_n(key);
+    if (makes_n < 0) {
+      CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_NO_MEMORY, NULL);
+      return 0;
+    }
+    key->crt_makes_n = makes_n;
+  }
   return 1;
 }
 
@@ -283,13 +304,8 @@ static int rsa_validate(const void *keydata, int selection, int checktype) {
   (void)checktype;
   if (!rsa_has(keydata, selection)) return 0;
   if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 || !key->has_crt) return 1;
-  crisp_limb *product = OPENSSL_zalloc(2 * key->half * sizeof *product);
-  int ok = product && crisp_bn_mul(product, key->p, key->half, key->q, key->half) == CRISP_OK &&
-           memcmp(product, key->n, key->limbs * sizeof *product) == 0 &&
-           (2 * key->half == key->limbs || product[2 * key->half - 1] == 0);
-  OPENSSL_clear_free(product, 2 * key->half * sizeof *product);
-  if (!ok) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key: p * q is not n");
-  return ok;
+  if (!key->crt_makes_n) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key: p * q is not n");
+  return key->crt_makes_n;
 }
 
 /* ---- key generation, delegated ------------------------------------------- */

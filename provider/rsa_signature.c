@@ -5,6 +5,7 @@
  * given the public exponent, so its result is checked before release;
  * verification is the public exponentiation on crisp's Montgomery
  * multiplication (rsa_public.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -124,26 +125,46 @@ static int parse_padding(const OSSL_PARAM *param, int *padding) {
   return 0;
 }
 
+/* The salt lengths that are names as well as numbers. */
+static const struct {
+  const char *name;
+  int value;
+} salt_names[] = {{OSSL_PKEY_RSA_PSS_SALT_LEN_DIGEST, RSA_PSS_SALTLEN_DIGEST},
+                  {OSSL_PKEY_RSA_PSS_SALT_LEN_MAX, RSA_PSS_SALTLEN_MAX},
+                  {OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO, RSA_PSS_SALTLEN_AUTO},
+                  {"auto-digestmax", RSA_PSS_SALTLEN_AUTO_DIGEST_MAX}};
+enum { SALT_NAMES = sizeof salt_names / sizeof salt_names[0] };
+
+/* A salt length as a name, or as a number: bytes, or -1 to -4 for the
+ * named ones (RSA_PSS_SALTLEN_*), as OpenSSL's own provider reads it. */
 static int parse_salt_length(const OSSL_PARAM *param, int *salt_length) {
-  static const struct {
-    const char *name;
-    int value;
-  } names[] = {{OSSL_PKEY_RSA_PSS_SALT_LEN_DIGEST, RSA_PSS_SALTLEN_DIGEST},
-               {OSSL_PKEY_RSA_PSS_SALT_LEN_MAX, RSA_PSS_SALTLEN_MAX},
-               {OSSL_PKEY_RSA_PSS_SALT_LEN_AUTO, RSA_PSS_SALTLEN_AUTO},
-               {"auto-digestmax", RSA_PSS_SALTLEN_AUTO_DIGEST_MAX}};
   if (param->data_type != OSSL_PARAM_UTF8_STRING) return OSSL_PARAM_get_int(param, salt_length);
   const char *text = param->data;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(text, names[i].name) == 0) {
-      *salt_length = names[i].value;
+  for (size_t i = 0; i < SALT_NAMES; i++)
+    if (strcmp(text, salt_names[i].name) == 0) {
+      *salt_length = salt_names[i].value;
       return 1;
     }
   char *end;
   long value = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < 0 || value > 65536) return 0;
+  if (*text == '\0' || *end != '\0' || value < RSA_PSS_SALTLEN_AUTO_DIGEST_MAX || value > 65536) return 0;
   *salt_length = (int)value;
   return 1;
+}
+
+/* The salt length into param: an integer, or a string, which libcrypto's
+ * EVP_PKEY_CTX_get_rsa_pss_saltlen asks for and reads back as a name or
+ * else a number. libcrypto before 3.2 knows no "auto-digestmax" (it would
+ * read 0), so that one goes as its number, -4, which every version reads. */
+static int write_salt_length(OSSL_PARAM *param, int salt_length) {
+  if (param->data_type == OSSL_PARAM_INTEGER) return OSSL_PARAM_set_int(param, salt_length);
+  if (param->data_type != OSSL_PARAM_UTF8_STRING) return 0;
+  for (size_t i = 0; i < SALT_NAMES; i++)
+    if (salt_length == salt_names[i].value && salt_length != RSA_PSS_SALTLEN_AUTO_DIGEST_MAX)
+      return OSSL_PARAM_set_utf8_string(param, salt_names[i].name);
+  char number[16];
+  snprintf(number, sizeof number, "%d", salt_length);
+  return OSSL_PARAM_set_utf8_string(param, number);
 }
 
 static int signature_set_params(void *ctx, const OSSL_PARAM params[]) {
@@ -243,15 +264,18 @@ static int signature_get_params(void *ctx, OSSL_PARAM params[]) {
                                                      : OSSL_PKEY_RSA_PAD_MODE_PKCSV15);
     if (!ok) return 0;
   }
+  /* without a digest set, PSS hashes with SHA-1 (pss_digests) and PKCS#1
+   * v1.5 signs its input as it is */
+  const char *unset = context->padding == RSA_PKCS1_PSS_PADDING ? "SHA1" : "";
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_DIGEST)) &&
-      !OSSL_PARAM_set_utf8_string(p, context->md ? EVP_MD_get0_name(context->md) : ""))
+      !OSSL_PARAM_set_utf8_string(p, context->md ? EVP_MD_get0_name(context->md) : unset))
     return 0;
   const EVP_MD *mgf1 = context->mgf1 ? context->mgf1 : context->md;
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST)) &&
-      !OSSL_PARAM_set_utf8_string(p, mgf1 ? EVP_MD_get0_name(mgf1) : ""))
+      !OSSL_PARAM_set_utf8_string(p, mgf1 ? EVP_MD_get0_name(mgf1) : unset))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_PSS_SALTLEN)) &&
-      p->data_type == OSSL_PARAM_INTEGER && !OSSL_PARAM_set_int(p, context->salt_length))
+      !write_salt_length(p, context->salt_length))
     return 0;
   if ((p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID))) {
     unsigned char algorithm_id[CRISP_RSA_PSS_ALGORITHM_ID_SIZE];
@@ -315,7 +339,10 @@ static int verify_init(void *ctx, void *keydata, const OSSL_PARAM params[]) {
 }
 
 /* signature[0..k) = em^d mod n. With the CRT components crisp checks the
- * result against e itself; with d alone the check is made here. */
+ * result against e itself, mod p * q, which import checked is n; with d
+ * alone the check is made here. A key whose CRT components disagree (p * q
+ * is not n, p = q, qInv is not q^-1 mod p: the kernel's key checks, as em
+ * < n) is refused as a bad key. */
 static int private_operation(const rsa_signature *context, unsigned char *signature,
                              const unsigned char *em) {
   const crisp_rsa_key *key = context->key;
@@ -328,10 +355,12 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
   }
   crisp_limb *message = scratch, *result = scratch + limbs, *check = scratch + 2 * limbs;
   crisp_rsa_bytes_to_limbs(message, limbs, em, crisp_rsa_key_size(key));
-  int status;
+  int status, bad_crt = 0;
   if (key->has_crt && 2 * key->half == limbs) {
-    status = crisp_bn_mod_exp_crt(result, message, key->p, key->q, key->dp, key->dq, key->qinv, key->half,
-                                  key->e, key->e_limbs);
+    status = !key->crt_makes_n ? CRISP_E_INVALID
+                               : crisp_bn_mod_exp_crt(result, message, key->p, key->q, key->dp, key->dq,
+                                                      key->qinv, key->half, key->e, key->e_limbs);
+    bad_crt = status == CRISP_E_INVALID || status == CRISP_E_RANGE;
   } else {
     status = crisp_bn_mod_exp(result, message, key->d, limbs, key->n, limbs);
     if (status == CRISP_OK) status = crisp_rsa_public_operation(key, check, result);
@@ -342,6 +371,10 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
     crisp_rsa_limbs_to_bytes(signature, crisp_rsa_key_size(key), result, limbs);
   } else if (status == CRISP_E_MISMATCH) {
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_FAULT_DETECTED, NULL);
+  } else if (bad_crt) {
+    CRISP_PROV_RAISE(
+        context->provider, CRISP_PROV_R_BAD_KEY,
+        "RSA key: its CRT components disagree (p * q is not n, p = q, or qInv is not q^-1 mod p)");
   } else {
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_KERNEL_FAILED, "RSA private operation: %s",
                      crisp_strerror(status));

@@ -734,6 +734,40 @@ static void run_misuse(void) {
             EVP_EncryptUpdate(ctx, mine, &length, data, 100) && memcmp(mine, theirs, 100) == 0,
         "misuse: one context, the default provider's ChaCha20 then crisp's");
   EVP_CIPHER_CTX_free(ctx);
+
+  /* The same calls on crisp's and the default provider's ciphers give the
+   * same bytes: a new key without a new IV in the middle of a block (the
+   * old key's keystream must not be used), the original IV read back after
+   * data, and associated data after an empty update of the message. */
+  EVP_CIPHER *peer_aead = EVP_CIPHER_fetch(libctx, "ChaCha20-Poly1305", "provider=default");
+  EVP_CIPHER *const ciphers[2][2] = {{chacha20, peer}, {aead, peer_aead}};
+  unsigned char rekeyed[2][30], original_iv[2][16], sealed[2][40], tags[2][16], key2[32] = {9};
+  int same = peer_aead != NULL;
+  for (int side = 0; same && side < 2; side++) {
+    ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM get_iv[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_IV, original_iv[side], 16),
+                           OSSL_PARAM_construct_end()};
+    same = ctx && EVP_EncryptInit_ex2(ctx, ciphers[0][side], key, iv, NULL) &&
+           EVP_EncryptUpdate(ctx, rekeyed[side], &length, data, 10) &&
+           EVP_EncryptInit_ex2(ctx, NULL, key2, NULL, NULL) &&
+           EVP_EncryptUpdate(ctx, rekeyed[side] + 10, &length, data, 20) &&
+           EVP_CIPHER_CTX_get_params(ctx, get_iv);
+    same = same && EVP_EncryptInit_ex2(ctx, ciphers[1][side], key, iv, NULL) &&
+           EVP_EncryptUpdate(ctx, NULL, &length, data, 7) &&
+           EVP_EncryptUpdate(ctx, sealed[side], &length, data, 0) &&
+           EVP_EncryptUpdate(ctx, NULL, &length, data + 7, 13) &&
+           EVP_EncryptUpdate(ctx, sealed[side], &length, data, 40) &&
+           EVP_EncryptFinal_ex(ctx, out, &length) &&
+           EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tags[side]) > 0;
+    EVP_CIPHER_CTX_free(ctx);
+  }
+  check(same && memcmp(rekeyed[0], rekeyed[1], 30) == 0,
+        "misuse: ChaCha20 given a new key mid-block continues as the default provider's");
+  check(same && memcmp(original_iv[0], iv, 16) == 0,
+        "misuse: ChaCha20's IV parameter is the IV given, after data");
+  check(same && memcmp(sealed[0], sealed[1], 40) == 0 && memcmp(tags[0], tags[1], 16) == 0,
+        "misuse: ChaCha20-Poly1305 takes associated data after an empty update, as the default provider");
+  EVP_CIPHER_free(peer_aead);
   EVP_CIPHER_free(peer);
 done:
   EVP_CIPHER_free(aead);

@@ -583,6 +583,32 @@ static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t change
   return key;
 }
 
+/* A key built in crisp from n, e and d of public_source and the CRT
+ * components (p, q, dP, dQ, qInv) of crt_source, a key of the same size. */
+static EVP_PKEY *crisp_key_mixed(EVP_PKEY *public_source, EVP_PKEY *crt_source) {
+  static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+                                      OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+                                      OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+                                      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+  BIGNUM *values[8] = {NULL};
+  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+  int ok = builder != NULL;
+  for (size_t i = 0; ok && i < 8; i++)
+    ok = EVP_PKEY_get_bn_param(i < 3 ? public_source : crt_source, names[i], &values[i]) &&
+         OSSL_PARAM_BLD_push_BN(builder, names[i], values[i]);
+  OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(builder) : NULL;
+  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  EVP_PKEY *key = NULL;
+  if (!params || !context || EVP_PKEY_fromdata_init(context) <= 0 ||
+      EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) <= 0)
+    key = NULL;
+  EVP_PKEY_CTX_free(context);
+  OSSL_PARAM_free(params);
+  OSSL_PARAM_BLD_free(builder);
+  for (size_t i = 0; i < 8; i++) BN_clear_free(values[i]);
+  return key;
+}
+
 /* The same with dP (component 5) plus dp_delta. */
 static EVP_PKEY *crisp_key_from(EVP_PKEY *source, int with_crt, int dp_delta) {
   return crisp_key_changed(source, with_crt, 5, dp_delta);
@@ -797,7 +823,54 @@ static void run_misuse(void) {
   check(checker && EVP_PKEY_pairwise_check(checker) != 1 && crisp_error("p * q is not n"),
         "a key whose q is off by 2 fails crisp's validation with a reason");
   EVP_PKEY_CTX_free(checker);
+  /* CRT components that do not make n, or do not agree with each other,
+   * are refused as a bad key when the key signs, with nothing written: the
+   * CRT's own check is mod p * q, which is not n for such a key. */
+  check(wrong_q && crisp_sign(wrong_q, signature, sizeof signature, &length) <= 0 &&
+            crisp_error("CRT components disagree") && untouched(signature, sizeof signature),
+        "a key whose q is off by 2 refused when it signs, nothing written");
   EVP_PKEY_free(wrong_q);
+  EVP_PKEY *other = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)2048);
+  EVP_PKEY *mixed = other ? crisp_key_mixed(key, other) : NULL;
+  check(mixed && crisp_sign(mixed, signature, sizeof signature, &length) <= 0 &&
+            crisp_error("CRT components disagree") && untouched(signature, sizeof signature),
+        "n, e, d of one key with another's CRT components refused when it signs, nothing written");
+  EVP_PKEY_free(mixed);
+  EVP_PKEY_free(other);
+  EVP_PKEY *wrong_qinv = crisp_key_changed(key, 1, 7, 2);
+  check(wrong_qinv && crisp_sign(wrong_qinv, signature, sizeof signature, &length) <= 0 &&
+            crisp_error("CRT components disagree") && untouched(signature, sizeof signature),
+        "a key whose qInv is off by 2 refused as a bad key, nothing written");
+  EVP_PKEY_free(wrong_qinv);
+
+  /* PSS settings read back: the salt length as libcrypto asks for it (a
+   * string: the default auto-digestmax as -4, which libcrypto 3.0 reads
+   * too), a salt length given as a negative number in a string, and the
+   * digest PSS uses when none is set (SHA-1). */
+  EVP_PKEY_CTX *settings = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  int salt = 12345;
+  check(settings && EVP_PKEY_sign_init(settings) > 0 && from_crisp(settings) &&
+            EVP_PKEY_CTX_set_rsa_padding(settings, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_get_rsa_pss_saltlen(settings, &salt) > 0 && salt == -4,
+        "PSS's default salt length reads back as auto-digestmax (-4)");
+  salt = 12345;
+  check(settings && EVP_PKEY_CTX_set_rsa_pss_saltlen(settings, 20) > 0 &&
+            EVP_PKEY_CTX_get_rsa_pss_saltlen(settings, &salt) > 0 && salt == 20,
+        "a PSS salt length of 20 reads back");
+  salt = 12345;
+  check(settings && EVP_PKEY_CTX_ctrl_str(settings, "rsa_pss_saltlen", "-1") > 0 &&
+            EVP_PKEY_CTX_get_rsa_pss_saltlen(settings, &salt) > 0 && salt == RSA_PSS_SALTLEN_DIGEST,
+        "the salt length \"-1\" is taken as digest, as the default provider takes it");
+  check(settings && EVP_PKEY_CTX_ctrl_str(settings, "rsa_pss_saltlen", "-5") <= 0,
+        "the salt length \"-5\" refused");
+  ERR_clear_error();
+  const EVP_MD *unset_md = NULL;
+  check(settings && EVP_PKEY_sign_init(settings) > 0 &&
+            EVP_PKEY_CTX_set_rsa_padding(settings, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_get_signature_md(settings, &unset_md) > 0 && unset_md &&
+            strcmp(EVP_MD_get0_name(unset_md), "SHA1") == 0,
+        "PSS without a digest set reads back SHA-1, the digest it uses");
+  EVP_PKEY_CTX_free(settings);
 
   /* Moduli: odd, of 512 to 16384 bits, imported or generated. */
   ERR_clear_error();
