@@ -510,6 +510,11 @@ static void row_bn_mod_exp_crt(void) {
   expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, NULL, N, e, 1), CRISP_E_INVALID, "crt(NULL qinv)");
   expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, qinv, 0, e, 1), CRISP_E_INVALID, "crt(half 0)");
   expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, qinv, N, e, 0), CRISP_E_INVALID, "crt(e with en 0)");
+  /* the documented order: a half too long for any scratch comes before
+   * the overlaps, whose byte ranges it would overflow */
+  expect(crisp_bn_mod_exp_crt(c, c + 1, p, q, d, d, qinv, CRISP_BN_MONT_MAX_LIMBS / 2 + 1, e, 1),
+         CRISP_E_RANGE, "crt(half too long, r overlapping c)");
+  expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, qinv, SIZE_MAX, e, 1), CRISP_E_RANGE, "crt(half SIZE_MAX)");
   expect_limbs_guarded(r, 2 * N, "crisp_bn_mod_exp_crt refused");
   /* documented: e == NULL skips the check */
   expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, qinv, N, NULL, 0), CRISP_OK, "crt(NULL e)");

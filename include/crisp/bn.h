@@ -28,7 +28,9 @@ typedef uint64_t crisp_limb;
  * and the rest no more than stated. */
 
 /* z[0..xn+yn) = x * y. z must not overlap x or y; xn, yn >= 1.
- * CRISP_E_INVALID on NULL, zero length or overlap; z untouched then.
+ * CRISP_E_INVALID on NULL, zero length or overlap; CRISP_E_RANGE when xn
+ * or yn is above SIZE_MAX / 16 (the product's limbs would not fit in
+ * memory); z untouched then.
  * Stack, by the shorter length: 2 / 7 / 12 / 20 KiB. */
 CRISP_API int crisp_bn_mul(crisp_limb *z, const crisp_limb *x, size_t xn, const crisp_limb *y, size_t yn);
 
@@ -108,11 +110,12 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * fault during the computation, which would leak a factor of p*q) r is
  * wiped to zero and CRISP_E_MISMATCH returned. e == NULL skips the check.
  * r may equal c; no other overlap of r with an input is allowed.
- * The first failing check gives the status: CRISP_E_INVALID for a NULL
- * pointer (e aside), half == 0, e given with en == 0, an overlap, an even
- * p or q, p*q not filling 2*half limbs, or p == q; CRISP_E_RANGE when
- * half > CRISP_BN_MONT_MAX_LIMBS / 2, en too long, c >= p*q or qinv >= p;
- * CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's inverse mod
+ * The first failing check gives the status, in this order:
+ * CRISP_E_INVALID for a NULL pointer (e aside), half == 0 or e given with
+ * en == 0; CRISP_E_RANGE when half > CRISP_BN_MONT_MAX_LIMBS / 2 or en is
+ * too long; CRISP_E_INVALID for an overlap, an even p or q, p*q not
+ * filling 2*half limbs, or p == q; CRISP_E_RANGE when c >= p*q or
+ * qinv >= p; CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's inverse mod
  * p, and no qinv is when p and q share a factor); CRISP_E_NOMEM when
  * scratch memory cannot be allocated; CRISP_E_MISMATCH as above. So p and
  * q are coprime whenever a result is returned, and the check, made mod p
