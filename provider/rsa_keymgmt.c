@@ -115,7 +115,7 @@ static int product_is_n(const crisp_rsa_key *key) {
   crisp_limb *product = OPENSSL_zalloc(2 * key->half * sizeof *product);
   if (!product) return -1;
   const int equal = crisp_bn_mul(product, key->p, key->half, key->q, key->half) == CRISP_OK &&
-                    memcmp(product, key->n, key->limbs * sizeof *product) == 0 &&
+                    CRYPTO_memcmp(product, key->n, key->limbs * sizeof *product) == 0 &&
                     (2 * key->half == key->limbs || product[2 * key->half - 1] == 0);
   OPENSSL_clear_free(product, 2 * key->half * sizeof *product);
   return equal;
