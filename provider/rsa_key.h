@@ -24,15 +24,23 @@ typedef struct crisp_rsa_key {
   size_t bits;    /* of n */
   size_t e_limbs; /* of e without its leading zero limbs */
   int has_private;
-  int has_crt;     /* p, q, dP, dQ, qInv were imported */
-  int crt_makes_n; /* with has_crt: p * q is n (checked at import) */
-  crisp_limb minv; /* crisp_bn_mont_inv(n[0]) */
-  /* One allocation, wiped on free: n, e, d and R^2 mod n of `limbs` limbs
-   * each, then p, q, dP, dQ, qInv of `half` limbs each. */
+  int has_crt;          /* p, q, dP, dQ, qInv were imported, each fitting half */
+  int crt_makes_n;      /* with has_crt: p * q is n (checked at import) */
+  unsigned crt_present; /* bit i: CRT component i (crisp_rsa_crt_names) was imported */
+  crisp_limb minv;      /* crisp_bn_mont_inv(n[0]) */
+  /* One allocation, wiped on free: n, e, d, R^2 mod n, then p, q, dP, dQ,
+   * qInv, `limbs` limbs each (crisp_bn_mod_exp_crt reads the CRT
+   * components' first `half`). */
   crisp_limb *storage;
   size_t storage_limbs;
   crisp_limb *n, *e, *d, *r2, *p, *q, *dp, *dq, *qinv;
 } crisp_rsa_key;
+
+/* The CRT components in their order in the key: p, q, dP, dQ, qInv. */
+enum { CRISP_RSA_CRT_COMPONENTS = 5 };
+static inline crisp_limb *crisp_rsa_crt_component(const crisp_rsa_key *key, size_t i) {
+  return key->p + i * key->limbs;
+}
 
 /* limbs[0..count) = the big-endian string bytes[0..length), which must fit;
  * returns 0 when it does not. */

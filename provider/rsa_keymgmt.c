@@ -15,6 +15,11 @@
 
 #include "rsa_key.h"
 
+/* The CRT components' parameter names, in the key's order. */
+static const char *const crisp_rsa_crt_names[CRISP_RSA_CRT_COMPONENTS] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2, OSSL_PKEY_PARAM_RSA_EXPONENT1,
+    OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
+
 static void *rsa_new(void *provctx) {
   crisp_rsa_key *key = OPENSSL_zalloc(sizeof *key);
   if (!key) {
@@ -48,10 +53,13 @@ static int rsa_has(const void *keydata, int selection) {
   return 1;
 }
 
+/* RSA keys have no domain parameters: a selection without the key pair
+ * finds any two keys equal, as OpenSSL's own key manager does. */
 static int rsa_match(const void *keydata1, const void *keydata2, int selection) {
   const crisp_rsa_key *a = keydata1, *b = keydata2;
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
   if (a->limbs != b->limbs || a->limbs == 0) return 0;
-  if (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) {
+  {
     size_t bytes = a->limbs * sizeof(crisp_limb);
     if (CRYPTO_memcmp(a->n, b->n, bytes) != 0 || CRYPTO_memcmp(a->e, b->e, bytes) != 0) return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0) {
@@ -92,7 +100,7 @@ static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
   key->bits = (size_t)bits;
   key->limbs = (key->bits + 63) / 64;
   key->half = (key->limbs + 1) / 2;
-  key->storage_limbs = 4 * key->limbs + 5 * key->half;
+  key->storage_limbs = 9 * key->limbs;
   key->storage = OPENSSL_zalloc(key->storage_limbs * sizeof *key->storage);
   if (!key->storage) {
     CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_NO_MEMORY, NULL);
@@ -103,10 +111,10 @@ static int allocate(crisp_rsa_key *key, const BIGNUM *n) {
   key->d = key->e + key->limbs;
   key->r2 = key->d + key->limbs;
   key->p = key->r2 + key->limbs;
-  key->q = key->p + key->half;
-  key->dp = key->q + key->half;
-  key->dq = key->dp + key->half;
-  key->qinv = key->dq + key->half;
+  key->q = key->p + key->limbs;
+  key->dp = key->q + key->limbs;
+  key->dq = key->dp + key->limbs;
+  key->qinv = key->dq + key->limbs;
   return 1;
 }
 
@@ -132,30 +140,24 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
     return 0;
   }
   key->has_private = 1;
-  static const char *const crt_names[] = {OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
-                                          OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
-                                          OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
-  crisp_limb *const crt_limbs[] = {key->p, key->q, key->dp, key->dq, key->qinv};
-  /* Components longer than half the modulus (an unbalanced key) have no
-   * place in crisp_bn_mod_exp_crt: such a key signs with d. */
-  for (size_t i = 0; i < 5; i++) {
-    const OSSL_PARAM *param = OSSL_PARAM_locate_const(params, crt_names[i]);
-    BIGNUM *value = NULL;
-    int fits = param && OSSL_PARAM_get_BN(param, &value) && (size_t)BN_num_bytes(value) <= 8 * key->half;
-    BN_clear_free(value);
-    if (!fits) return 1;
+  /* Every CRT component given is kept, so that export gives the key back
+   * whole; components longer than half the modulus (an unbalanced key)
+   * have no place in crisp_bn_mod_exp_crt, and such a key, or one without
+   * all five, signs with d (rsa_signature.c). */
+  int fits_half = 1;
+  for (size_t i = 0; i < CRISP_RSA_CRT_COMPONENTS; i++) {
+    crisp_limb *const limbs = crisp_rsa_crt_component(key, i);
+    if (!import_component(key, params, crisp_rsa_crt_names[i], limbs, key->limbs, &present)) {
+      if (present) return 0;
+      continue;
+    }
+    key->crt_present |= 1u << i;
+    for (size_t j = key->half; j < key->limbs; j++) fits_half &= limbs[j] == 0;
   }
-  int found = 0;
-  for (size_t i = 0; i < 5; i++) {
-    if (import_component(key, params, crt_names[i], crt_limbs[i], key->half, &present))
-      found++;
-    else if (present)
-      return 0;
-  }
-  /* Without all five the private operation uses d (rsa_signature.c). The
-   * CRT's own check is mod p * q, which crisp_bn_mod_exp_crt cannot compare
-   * with n: a key whose factors are not n's is refused when it signs. */
-  key->has_crt = found == 5;
+  /* The CRT's own check is mod p * q, which crisp_bn_mod_exp_crt cannot
+   * compare with n: a key whose factors are not n's is refused when it
+   * signs. */
+  key->has_crt = key->crt_present == (1u << CRISP_RSA_CRT_COMPONENTS) - 1 && fits_half;
   if (key->has_crt) {
     const int makes_n = product_is_n(key);
     if (makes_n < 0) {
@@ -219,9 +221,22 @@ static int push_component(OSSL_PARAM_BLD *builder, const char *name, const crisp
   return *keep && OSSL_PARAM_BLD_push_BN(builder, name, *keep);
 }
 
+/* Whether export gives CRT component i: as OpenSSL's own key manager
+ * does, p and q when both were imported, the exponents and the
+ * coefficient only with all five. */
+static int exported_component(const crisp_rsa_key *key, size_t i) {
+  const unsigned all = (1u << CRISP_RSA_CRT_COMPONENTS) - 1, factors = 3;
+  return i < 2 ? (key->crt_present & factors) == factors : key->crt_present == all;
+}
+
 static int rsa_export(void *keydata, int selection, OSSL_CALLBACK *callback, void *callback_arg) {
   crisp_rsa_key *key = keydata;
-  if (!key || key->limbs == 0 || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 0;
+  if (!key) return 0;
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) { /* no domain parameters: nothing to give */
+    OSSL_PARAM none[] = {OSSL_PARAM_END};
+    return callback(none, callback_arg);
+  }
+  if (key->limbs == 0) return 0;
   OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
   BIGNUM *values[8] = {NULL};
   OSSL_PARAM *params = NULL;
@@ -229,12 +244,10 @@ static int rsa_export(void *keydata, int selection, OSSL_CALLBACK *callback, voi
            push_component(builder, OSSL_PKEY_PARAM_RSA_E, key->e, key->limbs, &values[1]);
   if (ok && (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && key->has_private) {
     ok = push_component(builder, OSSL_PKEY_PARAM_RSA_D, key->d, key->limbs, &values[2]);
-    if (ok && key->has_crt)
-      ok = push_component(builder, OSSL_PKEY_PARAM_RSA_FACTOR1, key->p, key->half, &values[3]) &&
-           push_component(builder, OSSL_PKEY_PARAM_RSA_FACTOR2, key->q, key->half, &values[4]) &&
-           push_component(builder, OSSL_PKEY_PARAM_RSA_EXPONENT1, key->dp, key->half, &values[5]) &&
-           push_component(builder, OSSL_PKEY_PARAM_RSA_EXPONENT2, key->dq, key->half, &values[6]) &&
-           push_component(builder, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, key->qinv, key->half, &values[7]);
+    for (size_t i = 0; ok && i < CRISP_RSA_CRT_COMPONENTS; i++)
+      if (exported_component(key, i))
+        ok = push_component(builder, crisp_rsa_crt_names[i], crisp_rsa_crt_component(key, i), key->limbs,
+                            &values[3 + i]);
   }
   ok = ok && (params = OSSL_PARAM_BLD_to_param(builder)) != NULL && callback(params, callback_arg);
   OSSL_PARAM_free(params);
@@ -267,6 +280,22 @@ static const OSSL_PARAM *rsa_key_types(int selection) {
   return NULL;
 }
 
+/* The parameter `name` in params, when asked for, set to limbs[0..count). */
+static int answer_component(OSSL_PARAM params[], const char *name, const crisp_limb *limbs, size_t count) {
+  OSSL_PARAM *p = OSSL_PARAM_locate(params, name);
+  if (!p) return 1;
+  unsigned char *bytes = OPENSSL_malloc(8 * count);
+  BIGNUM *value = bytes ? BN_secure_new() : NULL;
+  int ok = value != NULL;
+  if (ok) {
+    crisp_rsa_limbs_to_bytes(bytes, 8 * count, limbs, count);
+    ok = BN_bin2bn(bytes, (int)(8 * count), value) && OSSL_PARAM_set_BN(p, value);
+  }
+  BN_clear_free(value);
+  OPENSSL_clear_free(bytes, 8 * count);
+  return ok;
+}
+
 static int rsa_get_params(void *keydata, OSSL_PARAM params[]) {
   const crisp_rsa_key *key = keydata;
   OSSL_PARAM *p;
@@ -282,6 +311,17 @@ static int rsa_get_params(void *keydata, OSSL_PARAM params[]) {
   if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST)) &&
       !OSSL_PARAM_set_utf8_string(p, "SHA256"))
     return 0;
+  /* the components, as the default provider answers them: n and e, and
+   * those of the private key it holds */
+  if (!answer_component(params, OSSL_PKEY_PARAM_RSA_N, key->n, key->limbs) ||
+      !answer_component(params, OSSL_PKEY_PARAM_RSA_E, key->e, key->limbs))
+    return 0;
+  if (!key->has_private) return 1;
+  if (!answer_component(params, OSSL_PKEY_PARAM_RSA_D, key->d, key->limbs)) return 0;
+  for (size_t i = 0; i < CRISP_RSA_CRT_COMPONENTS; i++)
+    if (exported_component(key, i) &&
+        !answer_component(params, crisp_rsa_crt_names[i], crisp_rsa_crt_component(key, i), key->limbs))
+      return 0;
   return 1;
 }
 
@@ -292,20 +332,76 @@ static const OSSL_PARAM *rsa_gettable_params(void *provctx) {
       OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
       OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
       OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
       OSSL_PARAM_END,
   };
   return gettable;
 }
 
-/* Checks what can be checked cheaply: the key's shape always, and for a
- * CRT key that p * q is n. */
+/* The key's export as parameters into *peer: a key of the other providers
+ * in the child library context (crisp excluded). */
+static int build_peer(const OSSL_PARAM params[], void *arg) {
+  struct delegated {
+    const crisp_rsa_key *key;
+    EVP_PKEY *peer;
+  } *delegated = arg;
+  EVP_PKEY_CTX *context =
+      EVP_PKEY_CTX_new_from_name(delegated->key->provider->libctx, "RSA", "provider!=crisp");
+  const int selection = delegated->key->has_private ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY;
+  /* fromdata only reads params; OpenSSL 3.0 declares them without const */
+  const int ok = context && EVP_PKEY_fromdata_init(context) > 0 &&
+                 EVP_PKEY_fromdata(context, &delegated->peer, selection, (OSSL_PARAM *)params) > 0;
+  EVP_PKEY_CTX_free(context);
+  return ok;
+}
+
+/* EVP_PKEY_check and its kin on a crisp key. crisp checks that p * q is
+ * n itself (import did), and the rest as OpenSSL's own key manager checks
+ * it is done by the other providers loaded, on a copy of the key in the
+ * child library context: the whole key pair's consistency (d, the CRT
+ * exponents and coefficient, e) for the key pair, the public key's (n not
+ * a prime or a prime power, no small factor, e in range) for the public
+ * part. Without another provider, only the key's shape and p * q = n. */
 static int rsa_validate(const void *keydata, int selection, int checktype) {
   const crisp_rsa_key *key = keydata;
-  (void)checktype;
   if (!rsa_has(keydata, selection)) return 0;
-  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 || !key->has_crt) return 1;
-  if (!key->crt_makes_n) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key: p * q is not n");
-  return key->crt_makes_n;
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
+  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && key->has_crt && !key->crt_makes_n) {
+    CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key: p * q is not n");
+    return 0;
+  }
+  struct {
+    const crisp_rsa_key *key;
+    EVP_PKEY *peer;
+  } delegated = {key, NULL};
+  EVP_PKEY_CTX *probe = EVP_PKEY_CTX_new_from_name(key->provider->libctx, "RSA", "provider!=crisp");
+  const int other_provider = probe != NULL;
+  EVP_PKEY_CTX_free(probe);
+  if (!other_provider) return 1;
+  const int exported = rsa_export((void *)key, OSSL_KEYMGMT_SELECT_KEYPAIR, build_peer, &delegated);
+  EVP_PKEY_CTX *context =
+      exported ? EVP_PKEY_CTX_new_from_pkey(key->provider->libctx, delegated.peer, "provider!=crisp") : NULL;
+  int ok = 0;
+  if (context) {
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == OSSL_KEYMGMT_SELECT_KEYPAIR)
+      ok = EVP_PKEY_pairwise_check(context) > 0;
+    else if (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY)
+      ok = EVP_PKEY_private_check(context) > 0;
+    else
+      ok = (checktype == OSSL_KEYMGMT_VALIDATE_QUICK_CHECK ? EVP_PKEY_public_check_quick(context)
+                                                           : EVP_PKEY_public_check(context)) > 0;
+  }
+  EVP_PKEY_CTX_free(context);
+  EVP_PKEY_free(delegated.peer);
+  if (!ok) CRISP_PROV_RAISE(key->provider, CRISP_PROV_R_BAD_KEY, "RSA key failed the other providers' check");
+  return ok;
 }
 
 /* ---- key generation, delegated ------------------------------------------- */
@@ -329,6 +425,7 @@ static int rsa_gen_set_params(void *generation_data, const OSSL_PARAM params[]) 
       CRISP_PROV_RAISE(generation->provider, CRISP_PROV_R_BAD_PARAMETER,
                        "RSA key generation: crisp takes moduli of %d to %d bits", CRISP_RSA_MIN_BITS,
                        CRISP_RSA_MAX_BITS);
+      generation->bits = 0; /* refused: a generation that goes on anyway fails, as with OpenSSL's own */
       return 0;
     }
     generation->bits = bits;
@@ -373,7 +470,10 @@ static void rsa_gen_cleanup(void *generation_data) {
 }
 
 static void *rsa_gen_init(void *provctx, int selection, const OSSL_PARAM params[]) {
-  (void)selection;
+  if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) { /* EVP_PKEY_paramgen: RSA has no parameters */
+    CRISP_PROV_RAISE(provctx, CRISP_PROV_R_BAD_PARAMETER, "RSA has no parameters to generate");
+    return NULL;
+  }
   rsa_generation *generation = OPENSSL_zalloc(sizeof *generation);
   if (!generation) {
     CRISP_PROV_RAISE(provctx, CRISP_PROV_R_NO_MEMORY, NULL);
@@ -419,6 +519,12 @@ static void *rsa_gen(void *generation_data, OSSL_CALLBACK *callback, void *callb
   generation->callback = callback;
   generation->callback_arg = callback_arg;
   crisp_provider *provider = generation->provider;
+  if (generation->bits == 0) {
+    CRISP_PROV_RAISE(provider, CRISP_PROV_R_BAD_PARAMETER,
+                     "RSA key generation: crisp takes moduli of %d to %d bits", CRISP_RSA_MIN_BITS,
+                     CRISP_RSA_MAX_BITS);
+    return NULL;
+  }
   EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(provider->libctx, "RSA", "provider!=crisp");
   if (!context) {
     CRISP_PROV_RAISE(provider, CRISP_PROV_R_BAD_PARAMETER,

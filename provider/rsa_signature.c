@@ -492,6 +492,76 @@ static int verify(void *ctx, const unsigned char *signature, size_t signature_le
     return 0;
   }
   size_t k = crisp_rsa_key_size(context->key);
+  /* A PSS signature may come shorter, its leading zero bytes left out, as
+   * OpenSSL's own provider takes it; PKCS#1 v1.5 is compared whole. */
+  const int shorter_taken = context->padding == RSA_PKCS1_PSS_PADDING;
+  if (signature_length > k || (signature_length < k && !shorter_taken)) {
+    CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_SIGNATURE, "%zu-byte signature for a %zu-byte key",
+                     signature_length, k);
+    return 0;
+  }
+  unsigned char *buffer = OPENSSL_zalloc(3 * k);
+  if (!buffer) {
+    CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_NO_MEMORY, NULL);
+    return 0;
+  }
+  unsigned char *em = buffer, *expected = buffer + k, *whole = buffer + 2 * k;
+  memcpy(whole + (k - signature_length), signature, signature_length);
+  int reason = 0;
+  if (!public_operation(context, em, whole)) {
+    OPENSSL_clear_free(buffer, 3 * k);
+    return 0;
+  }
+  if (context->padding == RSA_PKCS1_PSS_PADDING) {
+    const EVP_MD *md, *mgf1;
+    if (!pss_digests(context, &md, &mgf1)) {
+      OPENSSL_clear_free(buffer, 3 * k);
+      return 0;
+    }
+    size_t md_length = (size_t)EVP_MD_get_size(md);
+    reason = hash_length != md_length ? CRISP_PROV_R_BAD_INPUT_LENGTH
+                                      : crisp_rsa_pss_verify(em, k, context->key->bits, md, mgf1, hash,
+                                                             verifying_salt(context, md_length));
+  } else {
+    reason = crisp_rsa_pkcs1_encode(expected, k, context->md, hash, hash_length);
+    if (!reason && CRYPTO_memcmp(em, expected, k) != 0) reason = CRISP_PROV_R_BAD_SIGNATURE;
+  }
+  OPENSSL_clear_free(buffer, 3 * k);
+  if (reason) CRISP_PROV_RAISE(context->provider, reason, NULL);
+  return reason == 0;
+}
+
+/* The length of T in em[0..k) = 00 01 FF..FF 00 T (EMSA-PKCS1-v1_5, at
+ * least eight bytes of FF), or -1 when em is not that. The signature is
+ * public: this may branch on it. */
+static long pkcs1_message_length(const unsigned char *em, size_t k) {
+  if (k < 11 || em[0] != 0 || em[1] != 1) return -1;
+  size_t i = 2;
+  while (i < k && em[i] == 0xff) i++;
+  if (i == k || em[i] != 0 || i < 10) return -1;
+  return (long)(k - i - 1);
+}
+
+/* EVP_PKEY_verify_recover: PKCS#1 v1.5 only, as OpenSSL's own provider
+ * offers it beside X9.31 and no padding, which crisp does not sign with.
+ * With a digest set, the hash after its DigestInfo; without, T whole. */
+static int verify_recover(void *ctx, unsigned char *out, size_t *out_length, size_t out_size,
+                          const unsigned char *signature, size_t signature_length) {
+  rsa_signature *context = ctx;
+  if (!context || !context->key) {
+    if (context) CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_NOT_INITIALIZED, NULL);
+    return 0;
+  }
+  const size_t k = crisp_rsa_key_size(context->key);
+  if (!out) {
+    *out_length = k;
+    return 1;
+  }
+  if (context->padding != RSA_PKCS1_PADDING) {
+    CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_PARAMETER,
+                     "verify-recover takes PKCS#1 v1.5 padding only");
+    return 0;
+  }
   if (signature_length != k) {
     CRISP_PROV_RAISE(context->provider, CRISP_PROV_R_BAD_SIGNATURE, "%zu-byte signature for a %zu-byte key",
                      signature_length, k);
@@ -508,19 +578,23 @@ static int verify(void *ctx, const unsigned char *signature, size_t signature_le
     OPENSSL_clear_free(buffer, 2 * k);
     return 0;
   }
-  if (context->padding == RSA_PKCS1_PSS_PADDING) {
-    const EVP_MD *md, *mgf1;
-    if (!pss_digests(context, &md, &mgf1)) {
-      OPENSSL_clear_free(buffer, 2 * k);
-      return 0;
-    }
-    size_t md_length = (size_t)EVP_MD_get_size(md);
-    reason = hash_length != md_length ? CRISP_PROV_R_BAD_INPUT_LENGTH
-                                      : crisp_rsa_pss_verify(em, k, context->key->bits, md, mgf1, hash,
-                                                             verifying_salt(context, md_length));
-  } else {
-    reason = crisp_rsa_pkcs1_encode(expected, k, context->md, hash, hash_length);
-    if (!reason && CRYPTO_memcmp(em, expected, k) != 0) reason = CRISP_PROV_R_BAD_SIGNATURE;
+  long length = pkcs1_message_length(em, k);
+  if (length < 0) reason = CRISP_PROV_R_BAD_SIGNATURE;
+  if (!reason && context->md) {
+    /* the hash is T's tail: encoding it again must give em */
+    const int md_size = EVP_MD_get_size(context->md);
+    if (md_size <= 0 || length < md_size)
+      reason = CRISP_PROV_R_BAD_SIGNATURE;
+    else if (!(reason =
+                   crisp_rsa_pkcs1_encode(expected, k, context->md, em + k - md_size, (size_t)md_size)) &&
+             CRYPTO_memcmp(em, expected, k) != 0)
+      reason = CRISP_PROV_R_BAD_SIGNATURE;
+    length = md_size;
+  }
+  if (!reason && (size_t)length > out_size) reason = CRISP_PROV_R_BUFFER_TOO_SMALL;
+  if (!reason) {
+    memcpy(out, em + k - (size_t)length, (size_t)length);
+    *out_length = (size_t)length;
   }
   OPENSSL_clear_free(buffer, 2 * k);
   if (reason) CRISP_PROV_RAISE(context->provider, reason, NULL);
@@ -596,6 +670,8 @@ const OSSL_DISPATCH crisp_rsa_signature_functions[] = {
     {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))sign},
     {OSSL_FUNC_SIGNATURE_VERIFY_INIT, (void (*)(void))verify_init},
     {OSSL_FUNC_SIGNATURE_VERIFY, (void (*)(void))verify},
+    {OSSL_FUNC_SIGNATURE_VERIFY_RECOVER_INIT, (void (*)(void))verify_init},
+    {OSSL_FUNC_SIGNATURE_VERIFY_RECOVER, (void (*)(void))verify_recover},
     {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_INIT, (void (*)(void))digest_sign_init},
     {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_UPDATE, (void (*)(void))digest_update},
     {OSSL_FUNC_SIGNATURE_DIGEST_SIGN_FINAL, (void (*)(void))digest_sign_final},

@@ -947,6 +947,155 @@ static void run_misuse(void) {
   ERR_clear_error();
 }
 
+/* The key manager and verify-recover against the default provider: the
+ * components answered as parameters, an unbalanced key's factors kept
+ * for export and encoding, keys the default provider's checks refuse
+ * refused by crisp's too, selections without the key pair, generation
+ * refused for a size crisp does not take, verify-recover, and PSS
+ * signatures whose leading zero bytes were left out. */
+static void run_key_manager(void) {
+  const int before_passed = passed, before_failed = failed;
+  EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)2048);
+  EVP_PKEY *held = key ? crisp_key_from(key, 1, 0) : NULL;
+  check(held != NULL, "key manager: a default key imported into crisp");
+  static const char *const components[] = {
+      "n", "e", "d", "rsa-factor1", "rsa-factor2", "rsa-exponent1", "rsa-exponent2", "rsa-coefficient1"};
+  int same = held != NULL;
+  for (size_t i = 0; same && i < 8; i++) {
+    BIGNUM *mine = NULL, *theirs = NULL;
+    same = EVP_PKEY_get_bn_param(held, components[i], &mine) &&
+           EVP_PKEY_get_bn_param(key, components[i], &theirs) && BN_cmp(mine, theirs) == 0;
+    BN_clear_free(mine);
+    BN_clear_free(theirs);
+  }
+  check(same, "key manager: n, e, d and the CRT components answered as the default provider answers them");
+
+  EVP_PKEY *unbalanced = unbalanced_crisp_key();
+  BIGNUM *factor = NULL;
+  unsigned char *der = NULL;
+  check(unbalanced && EVP_PKEY_get_bn_param(unbalanced, "rsa-factor1", &factor) &&
+            BN_num_bits(factor) > 600 && i2d_PrivateKey(unbalanced, &der) > 0,
+        "key manager: an unbalanced key keeps its factors (answered, DER-encoded)");
+  BN_clear_free(factor);
+  OPENSSL_free(der);
+  EVP_PKEY_free(unbalanced);
+
+  /* the default provider's checks refuse these; so must crisp's */
+  static const struct {
+    size_t component;
+    int delta;
+    const char *what;
+  } broken[] = {{2, 2, "d"}, {5, 2, "dP"}, {6, 2, "dQ"}, {7, 2, "qInv"}, {1, 2, "e"}};
+  for (size_t i = 0; key && i < sizeof broken / sizeof broken[0]; i++) {
+    EVP_PKEY *bad = crisp_key_changed(key, 1, broken[i].component, broken[i].delta);
+    EVP_PKEY_CTX *checker = bad ? EVP_PKEY_CTX_new_from_pkey(libctx, bad, CRISP_ONLY) : NULL;
+    char what[96];
+    snprintf(what, sizeof what, "key manager: a key whose %s is off by 2 fails EVP_PKEY_check",
+             broken[i].what);
+    check(checker && EVP_PKEY_check(checker) <= 0 && EVP_PKEY_pairwise_check(checker) <= 0, what);
+    ERR_clear_error();
+    EVP_PKEY_CTX_free(checker);
+    EVP_PKEY_free(bad);
+  }
+  EVP_PKEY_CTX *checker = held ? EVP_PKEY_CTX_new_from_pkey(libctx, held, CRISP_ONLY) : NULL;
+  check(checker && EVP_PKEY_check(checker) > 0 && EVP_PKEY_public_check(checker) > 0 &&
+            EVP_PKEY_private_check(checker) > 0,
+        "key manager: the good key passes every check");
+  EVP_PKEY_CTX_free(checker);
+
+  /* RSA has no domain parameters */
+  EVP_PKEY *small = EVP_PKEY_Q_keygen(libctx, CRISP_ONLY, "RSA", (size_t)1024);
+  OSSL_PARAM *none = NULL;
+  check(held && small && EVP_PKEY_parameters_eq(held, small) == 1 &&
+            EVP_PKEY_todata(held, EVP_PKEY_KEY_PARAMETERS, &none) > 0,
+        "key manager: two keys' parameters are equal, and exporting them gives nothing");
+  OSSL_PARAM_free(none);
+  EVP_PKEY_free(small);
+  EVP_PKEY_CTX *generator = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  EVP_PKEY *generated = NULL;
+  if (generator && EVP_PKEY_keygen_init(generator) > 0) {
+    (void)EVP_PKEY_CTX_set_rsa_keygen_bits(generator, 511); /* refused; the generation goes on */
+    (void)EVP_PKEY_keygen(generator, &generated);
+  }
+  check(generator && !generated, "key manager: a generation whose size was refused fails");
+  EVP_PKEY_free(generated);
+  EVP_PKEY_CTX_free(generator);
+  generator = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
+  check(generator && EVP_PKEY_paramgen_init(generator) <= 0, "key manager: no parameter generation");
+  EVP_PKEY_CTX_free(generator);
+  ERR_clear_error();
+
+  /* verify-recover: what a crisp PKCS#1 v1.5 signature carries, with and
+   * without the digest set, as the default provider recovers it */
+  unsigned char signature[256], hash[32] = {5, 6, 7}, mine[256], theirs[256];
+  size_t length = sizeof signature, mine_length = sizeof mine, theirs_length = sizeof theirs;
+  EVP_PKEY_CTX *signer = held ? EVP_PKEY_CTX_new_from_pkey(libctx, held, CRISP_ONLY) : NULL;
+  check(signer && EVP_PKEY_sign_init(signer) > 0 && EVP_PKEY_CTX_set_signature_md(signer, EVP_sha256()) > 0 &&
+            EVP_PKEY_sign(signer, signature, &length, hash, sizeof hash) > 0,
+        "key manager: a PKCS#1 v1.5 signature to recover");
+  EVP_PKEY_CTX_free(signer);
+  for (int with_md = 0; with_md < 2; with_md++) {
+    const char *const properties[2] = {CRISP_ONLY, DEFAULT_ONLY};
+    unsigned char *const outs[2] = {mine, theirs};
+    size_t *const lengths[2] = {&mine_length, &theirs_length};
+    int recovered = 1;
+    for (int side = 0; side < 2; side++) {
+      EVP_PKEY_CTX *recoverer = EVP_PKEY_CTX_new_from_pkey(libctx, key, properties[side]);
+      *lengths[side] = sizeof mine;
+      recovered = recovered && recoverer && EVP_PKEY_verify_recover_init(recoverer) > 0 &&
+                  (side || from_crisp(recoverer)) &&
+                  (!with_md || EVP_PKEY_CTX_set_signature_md(recoverer, EVP_sha256()) > 0) &&
+                  EVP_PKEY_verify_recover(recoverer, outs[side], lengths[side], signature, length) > 0;
+      EVP_PKEY_CTX_free(recoverer);
+    }
+    check(recovered && mine_length == theirs_length && memcmp(mine, theirs, mine_length) == 0 &&
+              (!with_md || (mine_length == 32 && memcmp(mine, hash, 32) == 0)),
+          with_md ? "verify-recover with SHA-256 gives the hash, as the default provider"
+                  : "verify-recover without a digest gives the DigestInfo, as the default provider");
+  }
+  signature[100] ^= 1;
+  EVP_PKEY_CTX *recoverer = EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY);
+  mine_length = sizeof mine;
+  check(recoverer && EVP_PKEY_verify_recover_init(recoverer) > 0 &&
+            EVP_PKEY_verify_recover(recoverer, mine, &mine_length, signature, length) <= 0 &&
+            crisp_error("does not verify"),
+        "verify-recover of a damaged signature refused with a reason");
+  signature[100] ^= 1;
+  mine_length = sizeof mine;
+  check(recoverer && EVP_PKEY_CTX_set_signature_md(recoverer, EVP_sha384()) > 0 &&
+            EVP_PKEY_verify_recover(recoverer, mine, &mine_length, signature, length) <= 0 &&
+            crisp_error("does not verify"),
+        "verify-recover with SHA-384 of a SHA-256 signature refused with a reason");
+  check(recoverer && EVP_PKEY_CTX_set_rsa_padding(recoverer, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_verify_recover(recoverer, mine, &mine_length, signature, length) <= 0 &&
+            crisp_error("PKCS#1 v1.5 padding only"),
+        "verify-recover with PSS refused with a reason");
+  EVP_PKEY_CTX_free(recoverer);
+
+  /* a PSS signature of the default provider's that starts with a zero
+   * byte, handed over without it: the default provider takes it */
+  EVP_PKEY_CTX *pss = EVP_PKEY_CTX_new_from_pkey(libctx, key, DEFAULT_ONLY);
+  int found = 0;
+  for (int tries = 0; pss && !found && tries < 4000; tries++) {
+    length = sizeof signature;
+    found = EVP_PKEY_sign_init(pss) > 0 && EVP_PKEY_CTX_set_rsa_padding(pss, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(pss, EVP_sha256()) > 0 &&
+            EVP_PKEY_sign(pss, signature, &length, hash, sizeof hash) > 0 && signature[0] == 0;
+  }
+  EVP_PKEY_CTX_free(pss);
+  EVP_PKEY_CTX *verifier = found ? EVP_PKEY_CTX_new_from_pkey(libctx, key, CRISP_ONLY) : NULL;
+  check(verifier && EVP_PKEY_verify_init(verifier) > 0 && from_crisp(verifier) &&
+            EVP_PKEY_CTX_set_rsa_padding(verifier, RSA_PKCS1_PSS_PADDING) > 0 &&
+            EVP_PKEY_CTX_set_signature_md(verifier, EVP_sha256()) > 0 &&
+            EVP_PKEY_verify(verifier, signature + 1, length - 1, hash, sizeof hash) == 1,
+        "a PSS signature without its leading zero byte verifies, as with the default provider");
+  EVP_PKEY_CTX_free(verifier);
+  EVP_PKEY_free(held);
+  EVP_PKEY_free(key);
+  ERR_clear_error();
+  printf("key manager: %d passed, %d failed\n", passed - before_passed, failed - before_failed);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s PROVIDER_DIR VECTOR_FILE...\n", argv[0]);
@@ -971,6 +1120,7 @@ int main(int argc, char **argv) {
   run_keygen();
   int before_passed = passed, before_failed = failed;
   run_misuse();
+  run_key_manager();
   printf("misuse: %d passed, %d failed\n", passed - before_passed, failed - before_failed);
   for (int i = 0; i < key_count; i++) EVP_PKEY_free(keys[i].key);
   OSSL_PROVIDER_unload(crisp_provider);
