@@ -115,7 +115,7 @@ for locale in ("C.UTF-8", "C"):
 
 # ---- usage: errors exit 1 with coreutils' words; --help and --version.
 for arguments in ("--bogus", "-x", "--tag=1", "--quiet=1", "--help=x", "--binary=x", "--version=2", "--check=1",
-                  "--s", "--t", "--st", "--sta", "--stat", "-c --tag", "-c -z", "-c -b", "-c -t", "--tag -t",
+                  "--s", "--=", "--=x", "--t", "--st", "--sta", "--stat", "-c --tag", "-c -z", "-c -b", "-c -t", "--tag -t",
                   "-t --tag", "-z -c --tag", "--status", "--quiet", "--warn", "--strict", "--ignore-missing",
                   "--status --warn", "-c --tag -z", "-bt -z", "--ta", "--te big", "--bin big", "--z big", "--", "-",
                   "-- -dash", "--ignore big"):

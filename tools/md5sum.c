@@ -16,10 +16,10 @@
 
 enum { OPT_IGNORE_MISSING = 256, OPT_QUIET, OPT_STATUS, OPT_STRICT, OPT_TAG, OPT_HELP, OPT_VERSION };
 
-/* In coreutils' order, which decides how getopt lists the candidates of an
- * ambiguous abbreviation (--s: --status, --strict). */
+/* In coreutils' order (md5sum 9.1: --binary after --zero), which decides
+ * how getopt lists the candidates of an ambiguous abbreviation (--s:
+ * --status, --strict; --= all of them). */
 static const struct option long_options[] = {
-    {"binary", no_argument, NULL, 'b'},
     {"check", no_argument, NULL, 'c'},
     {"ignore-missing", no_argument, NULL, OPT_IGNORE_MISSING},
     {"quiet", no_argument, NULL, OPT_QUIET},
@@ -28,6 +28,7 @@ static const struct option long_options[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"tag", no_argument, NULL, OPT_TAG},
     {"zero", no_argument, NULL, 'z'},
+    {"binary", no_argument, NULL, 'b'},
     {"text", no_argument, NULL, 't'},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
