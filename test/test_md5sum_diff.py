@@ -5,7 +5,8 @@ rewriting). Situations: pipes, FIFOs and stdin named twice, closed stdin /
 stdout / stderr, descriptor limits and ~1,000 inherited descriptors, usage
 errors and abbreviations, names that need quoting (in C.UTF-8 and C),
 random names from a seed, -c over lists written by coreutils in every mode,
-the check options, and stdout and stderr sharing one file (message order).
+the check options, stdout and stderr sharing one file (message order), and
+the file stdout writes to among the files hashed or checked.
 --help and --version differ on purpose: only their exit status and stderr
 are compared. How the check options combine is
 test_md5sum_check_options.py's part.
@@ -251,6 +252,48 @@ if md5sum_harness.wanted("-c on a slow pipe"):
         oracle.checks += 1
     else:
         oracle.fail("-c on a slow pipe waited for more lines before reporting")
+
+
+
+# ---- a file that standard output writes to, among the files: coreutils
+# prints each line before it opens the next file, so that file's sum is of
+# the lines written before it (md5sum * > SUMS run again, or -c with the
+# output among the list's files). Each program runs in a directory of its
+# own with the same files; the outputs must be the same bytes.
+def output_among_inputs(arguments, files):
+    results = []
+    for program in ([reference], md5sum_harness.wrapper() + [crisp_binary, "md5sum"]):
+        directory = os.path.join(work, "output-%d" % len(results))
+        shutil.rmtree(directory, ignore_errors=True)
+        os.makedirs(directory)
+        for name, content in files.items():
+            write(os.path.join(directory, name), content)
+        with open(os.path.join(directory, "OUT"), "wb") as out:  # truncated, as a shell's > does
+            status = subprocess.run(program + arguments, cwd=directory, stdout=out,
+                                    stderr=subprocess.DEVNULL).returncode
+        results.append((status, read(os.path.join(directory, "OUT"))))
+    return results[0] == results[1]
+
+
+previous = reference_output("small", "small2")
+for description, arguments, files in (
+        ("sums, the output file last", ["small", "small2", "OUT"], {"small": read("small"), "small2": read("small2"),
+                                                                 "OUT": previous}),
+        ("sums, the output file among many", [*many[:40], "OUT", *many[40:60]],
+         {**{name: read(name) for name in many[:60]}, "OUT": previous}),
+        ("check, the output file listed", ["-c", "list"],
+         {"small": read("small"), "OUT": previous,
+          "list": reference_output("small") + hashlib.md5(b"").hexdigest().encode() + b"  OUT\n"})):
+    if not md5sum_harness.wanted(description):
+        continue
+    for name in list(files):
+        if "/" in name:
+            files[os.path.basename(name)] = files.pop(name)
+    arguments = [os.path.basename(argument) for argument in arguments]
+    if output_among_inputs(arguments, files):
+        oracle.checks += 1
+    else:
+        oracle.fail(f"{description}: the output file hashed otherwise than by coreutils")
 
 oracle.finish()
 sys.exit(oracle.summary())

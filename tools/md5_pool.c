@@ -100,9 +100,12 @@ struct pool {
   pthread_cond_t changed;
   /* Under the lock. */
   size_t head, tail; /* ring: [head, tail) claimed, not yet reported */
-  int more, held, held_sequential, sequential_busy, helpers;
+  int more, held, held_sequential, held_output, sequential_busy, helpers;
   const char *held_name;
   void *held_token;
+  /* Standard output and error, where they are regular files: (device,
+   * inode), or an inode of 0. */
+  struct stat outputs[2];
   /* The pool's own descriptors, counted from just before open() to after
    * close(), so that "none of ours is open" is never claimed too early. */
   atomic_size_t open_files;
@@ -110,12 +113,18 @@ struct pool {
   struct worker workers[WORKERS];
 };
 
-/* Whether name must be read alone and in turn. A name that cannot be
+/* Whether name must be read alone and in turn, and (*output) whether it is
+ * the file standard output or error writes to. A name that cannot be
  * examined goes the regular way: open() then fails with the same error. */
-static int is_sequential(const char *name) {
+static int is_sequential(const struct pool *pool, const char *name, int *output) {
+  *output = 0;
   if (!strcmp(name, "-")) return 1;
   struct stat info;
-  return stat(name, &info) == 0 && !S_ISREG(info.st_mode);
+  if (stat(name, &info) != 0) return 0;
+  for (int i = 0; i < 2; i++)
+    *output |= pool->outputs[i].st_ino && info.st_dev == pool->outputs[i].st_dev &&
+               info.st_ino == pool->outputs[i].st_ino;
+  return !S_ISREG(info.st_mode);
 }
 
 /* Under the lock: whether another worker waits for descriptors, in which
@@ -128,7 +137,10 @@ static int other_starving(const struct pool *pool, const struct worker *worker) 
 
 /* Under the lock: takes items in order for the worker's free slots while
  * the ring has room. A sequential file waits until the previous one has
- * ended, and everything after it waits with it. */
+ * ended, and everything after it waits with it. A file that standard
+ * output or error writes to waits until every item before it has been
+ * reported (their lines written), as coreutils reads it only after
+ * printing those: its sum is of what was written by then. */
 static void claim(struct pool *pool, struct worker *worker) {
   if (other_starving(pool, worker)) return;
   int passed = 0;
@@ -142,7 +154,8 @@ static void claim(struct pool *pool, struct worker *worker) {
         break;
       }
       pool->held = 1;
-      pool->held_sequential = pool->held_name && is_sequential(pool->held_name);
+      pool->held_output = 0;
+      pool->held_sequential = pool->held_name && is_sequential(pool, pool->held_name, &pool->held_output);
     }
     struct entry *entry = &pool->ring[pool->tail % RING_SIZE];
     if (!pool->held_name) {
@@ -151,6 +164,7 @@ static void claim(struct pool *pool, struct worker *worker) {
       continue;
     }
     if (pool->held_sequential && pool->sequential_busy) break;
+    if (pool->held_output && pool->head != pool->tail) break;
     pool->sequential_busy |= pool->held_sequential;
     *entry = (struct entry){
         .name = pool->held_name, .token = pool->held_token, .sequential = pool->held_sequential};
@@ -368,6 +382,10 @@ int md5_pool_run(md5_pool_next next, md5_pool_done done, md5_pool_batch_end batc
   uint8_t *buffers = mapping + (-(uintptr_t)mapping & (HUGE_PAGE - 1));
   madvise(buffers, BUFFERS_SIZE, MADV_HUGEPAGE); /* only a hint: 4 KiB pages work too */
   pool->next = next, pool->done = done, pool->batch_end = batch_end, pool->user = user, pool->more = 1;
+  for (int i = 0; i < 2; i++)
+    if (fstat(i ? STDERR_FILENO : STDOUT_FILENO, &pool->outputs[i]) != 0 ||
+        !S_ISREG(pool->outputs[i].st_mode))
+      pool->outputs[i].st_ino = 0;
   atomic_init(&pool->open_files, 0);
   for (size_t w = 0; w < WORKERS; w++) {
     pool->workers[w].pool = pool;
