@@ -2,6 +2,7 @@
  * which rows each case gets (crisp implementations, peers, EVP rows), and the loop
  * that measures and reports the specs of bench/kernel_cases.c size by size. */
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "../tools/cli.h"
 #include "../tools/close_stdout.h"
+#include "../tools/quote.h"
 #include "bench.h"
 #include "peer_library.h"
 
@@ -30,6 +32,26 @@ struct options {
   int peers, sweep, check, tune;
   bench_settings settings;
 };
+
+const char *bench_quote(const char *argument) {
+  static char *buffers[2];
+  static size_t sizes[2];
+  static int turn, locale_ready;
+  if (!locale_ready) {
+    /* Which bytes are printable characters depends on the user's locale. */
+    setlocale(LC_CTYPE, "");
+    locale_ready = 1;
+  }
+  turn ^= 1;
+  const size_t needed = quote_shell_escape(NULL, 0, argument, 1) + 1;
+  if (needed > sizes[turn]) {
+    char *grown = realloc(buffers[turn], needed);
+    if (!grown) return "(argument too long to quote)";
+    buffers[turn] = grown, sizes[turn] = needed;
+  }
+  quote_shell_escape(buffers[turn], sizes[turn], argument, 1);
+  return buffers[turn];
+}
 
 static void print_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void print_error(const char *format, ...) {
@@ -147,15 +169,19 @@ static crisp_kernel kernel_named(const char *name) {
 
 /* Checks every --kernel label has a spec; returns an exit status, 0 when fine. */
 static int check_labels(const char *list) {
+  const size_t length = strlen(list);
+  if (length == 0 || list[length - 1] == ',') return usage_error("unknown kernel in %s", bench_quote(list));
   for (const char *p = list; *p;) {
     const char *end = strchr(p, ',');
     const size_t item = end ? (size_t)(end - p) : strlen(p);
     char name[64];
-    if (item == 0 || item >= sizeof name) return usage_error("unknown kernel in '%s'", list);
+    if (item == 0 || item >= sizeof name) return usage_error("unknown kernel in %s", bench_quote(list));
     memcpy(name, p, item), name[item] = '\0';
     if (!bench_find_spec(name)) {
-      if (kernel_named(name) == CRISP_KERNEL_COUNT) return usage_error("unknown kernel '%s'", name);
-      print_error("kernel '%s' has no bench cases yet (they belong in bench/kernel_cases.c)", name);
+      if (kernel_named(name) == CRISP_KERNEL_COUNT)
+        return usage_error("unknown kernel %s", bench_quote(name));
+      print_error("kernel %s has no bench cases yet (they belong in bench/kernel_cases.c)",
+                  bench_quote(name));
       return EXIT_USAGE;
     }
     p += item + (end != NULL);
@@ -246,13 +272,14 @@ static int check_impl(const struct options *options) {
     }
   }
   if (known) {
-    print_error("implementation '%s' is not supported by this CPU", options->impl);
+    print_error("implementation %s is not supported by this CPU", bench_quote(options->impl));
     return EXIT_USAGE;
   }
-  return usage_error("no selected kernel has an implementation called '%s'", options->impl);
+  return usage_error("no selected kernel has an implementation called %s", bench_quote(options->impl));
 }
 
 static int parse(int argc, char **argv, struct options *options) {
+  int quick = 0, time_given = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     const int has_value = i + 1 < argc;
@@ -276,12 +303,13 @@ static int parse(int argc, char **argv, struct options *options) {
     } else if (!strcmp(arg, "--sweep")) {
       options->sweep = 1;
     } else if (!strcmp(arg, "--quick")) {
-      options->settings.row_ms = 25, options->settings.batch_ms = 0.5, options->settings.repetitions = 3;
+      quick = 1;
     } else if (!strcmp(arg, "--chunk") && has_value) {
       char *end;
-      const unsigned long long chunk = strtoull(argv[++i], &end, 10);
-      if (*end || chunk == 0 || chunk > (1u << 30))
-        return usage_error("--chunk needs a positive number of bytes");
+      const char *text = argv[++i];
+      const unsigned long long chunk = strtoull(text, &end, 10);
+      if (*text < '0' || *text > '9' || *end || chunk == 0 || chunk > (1u << 30))
+        return usage_error("--chunk needs a number of bytes from 1 to 1073741824 (1 GiB)");
       options->settings.chunk = (size_t)chunk;
     } else if (!strcmp(arg, "--kernel") && has_value) {
       options->kernels = argv[++i];
@@ -299,30 +327,40 @@ static int parse(int argc, char **argv, struct options *options) {
       char *end;
       options->settings.row_ms = strtod(argv[++i], &end);
       if (*end || !(options->settings.row_ms > 0 && options->settings.row_ms < 1e6))
-        return usage_error("--time needs a positive number of milliseconds");
+        return usage_error("--time needs a number of milliseconds above 0 and below 1000000");
+      time_given = 1;
     } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time") ||
                !strcmp(arg, "--chunk") || !strcmp(arg, "--provider-path") || !strcmp(arg, "--peer-lib")) {
-      return usage_error("option '%s' needs a value", arg);
+      return usage_error("option %s needs a value", bench_quote(arg));
     } else {
-      return usage_error("unknown argument '%s'", arg);
+      return usage_error("unknown argument %s", bench_quote(arg));
     }
+  }
+  /* --quick: short rows, unless --time says how long, wherever it stands */
+  if (quick) {
+    options->settings.batch_ms = 0.5, options->settings.repetitions = 3;
+    if (!time_given) options->settings.row_ms = 25;
   }
   const char *sweep_label = options->kernels ? options->kernels : BENCH_SWEEP_DEFAULT;
   if (options->sweep && !bench_sweep_supports(sweep_label, 0))
     return usage_error("--sweep measures poly1305, chacha20 or chacha20poly1305_seal only");
   if (options->sweep && !bench_sweep_supports(sweep_label, options->settings.chunk != 0))
     return usage_error("--chunk streams poly1305 only");
+  if (options->tune &&
+      (options->sweep || options->peers || options->kernels || options->impl || options->settings.json ||
+       options->settings.tsv || options->check || options->settings.chunk || options->provider_path ||
+       options->peer_lib_count || quick))
+    return usage_error(
+        "%s", strcmp(program, "crisp tune") ? "--tune takes only --time" : "its only option is --time");
+  if (options->settings.tsv && options->settings.json)
+    return usage_error("--json and --tsv are one or the other");
+  if (options->sweep && options->impl) return usage_error("--sweep measures every implementation: no --impl");
   if (options->settings.tsv && !options->sweep) return usage_error("--tsv goes with --sweep");
   if (options->settings.chunk && !options->sweep) return usage_error("--chunk goes with --sweep");
   if (options->provider_path && (!options->peers || options->sweep))
     return usage_error("--provider-path goes with --peers (and not --sweep)");
   if (options->peer_lib_count && !options->peers) return usage_error("--peer-lib goes with --peers");
   options->settings.peers = options->peers;
-  if (options->tune &&
-      (options->sweep || options->peers || options->kernels || options->impl || options->settings.json ||
-       options->check || options->settings.chunk || options->provider_path))
-    return usage_error(
-        "%s", strcmp(program, "crisp tune") ? "--tune takes only --time" : "its only option is --time");
   return 0;
 }
 

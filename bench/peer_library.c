@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "peer_library.h"
 
 #if defined(__has_feature)
@@ -96,8 +97,10 @@ static void read_version(peer_library *library) {
 static void load(const char *spec, size_t name_length) {
   const char *path = spec + name_length + 1;
   if (library_count == MAX_PEER_LIBRARIES) {
-    fprintf(stderr, "crisp bench: peer library '%.*s' not loaded: at most %d peer libraries\n",
-            (int)name_length, spec, MAX_PEER_LIBRARIES);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)name_length, spec);
+    fprintf(stderr, "crisp bench: peer library %s not loaded: at most %d peer libraries\n", bench_quote(name),
+            MAX_PEER_LIBRARIES);
     return;
   }
   peer_library *library = &libraries[library_count];
@@ -106,7 +109,8 @@ static void load(const char *spec, size_t name_length) {
   snprintf(library->path, sizeof library->path, "%s", path);
   library->handle = dlopen(path, PEER_DLOPEN_FLAGS);
   if (!library->handle) {
-    fprintf(stderr, "crisp bench: peer library '%s' not loaded, no rows: %s\n", library->name, dlerror());
+    fprintf(stderr, "crisp bench: peer library %s not loaded, no rows: %s\n", bench_quote(library->name),
+            bench_quote(dlerror()));
     return;
   }
   for (size_t s = 0; s < sizeof symbols / sizeof symbols[0]; s++) {
@@ -123,7 +127,9 @@ static void load_entry(const char *entry, size_t length) {
   char spec[4096];
   const char *equals = memchr(entry, '=', length);
   if (!equals || equals == entry || equals + 1 == entry + length || length >= sizeof spec) {
-    fprintf(stderr, "crisp bench: peer library '%.*s' not loaded: NAME=PATH expected\n", (int)length, entry);
+    char shown[4096];
+    snprintf(shown, sizeof shown, "%.*s", (int)length, entry);
+    fprintf(stderr, "crisp bench: peer library %s not loaded: NAME=PATH expected\n", bench_quote(shown));
     return;
   }
   memcpy(spec, entry, length), spec[length] = '\0';

@@ -68,7 +68,7 @@ void bench_report_begin(const bench_settings *settings) {
     first_json_row = 1;
     return;
   }
-  printf("crisp bench on %s, level %s (%s); best %.1f ms batch of %.0f ms per row\n", crisp_cpu_brand(),
+  printf("crisp bench on %s, level %s (%s); best %.1f ms batch of %g ms per row\n", crisp_cpu_brand(),
          crisp_level(), crisp_dispatch_reason(), settings->batch_ms, settings->row_ms);
   if (bench_provider_openssl_version())
     printf("EVP rows: %s with crisp.so from %s against %s, %s; vs peer: their speed ratio\n",

@@ -277,6 +277,18 @@ def usage_checks(work):
     expect_status(2, "bench unknown kernel", bench("--kernel", "frobnicate"))
     expect_status(2, "bench unknown implementation", bench("--impl", "frobnicate"))
     expect_status(2, "bench --time without a value", bench("--time"))
+    for arguments in (["--kernel", ""], ["--kernel", "md5,"], ["--chunk", "-18446744073709551615", "--sweep",
+                      "--kernel", "poly1305"], ["--sweep", "--impl", "generic", "--kernel", "poly1305"],
+                      ["--sweep", "--json", "--tsv"], ["--time", "1e9"]):
+        expect_status(2, f"bench {' '.join(arguments)}", bench(*arguments))
+    # arguments in bench's messages are quoted: no control character reaches the terminal raw
+    said = run(bench("a\nb\x1b[31m"), stdout=subprocess.DEVNULL).stderr
+    check(b"\x1b" not in said and b"'a'$'\\n''b'$'\\033''[31m'" in said,
+          f"bench quotes an unknown argument: {said!r}")
+    said = run(bench("--kernel", "x\ny"), stdout=subprocess.DEVNULL).stderr
+    check(said.count(b"\n") == 2, f"bench quotes an unknown kernel: {said!r}")
+    expect_status(2, "crisp info --kernels with an unknown CRYPTO_FORCE", crisp("info", "--kernels"),
+                  env={"CRYPTO_FORCE": "no-such-level"})
     for command in ("", "info", "md5sum", "poly1305"):
         expect_status(0, f"crisp {command} --help", crisp(*command.split(), "--help"))
     expect_status(0, "crisp bench --help", bench("--help"))
@@ -296,6 +308,8 @@ def bench_checks(work, kernels):
     # every kernel, and the library takes that line as it is.
     expect_status(0, "crisp tune --help", tune("--help"))
     expect_status(2, "crisp tune with a bench option", tune("--peers"))
+    for option in ("--quick", "--tsv"):
+        expect_status(2, f"crisp tune {option}", tune(option))
     # Its messages name crisp tune, the command the user typed.
     errors = run(tune("--peers"), stdout=subprocess.DEVNULL).stderr
     said = substitution(b"".join(line for line in errors.splitlines(keepends=True) if not line.startswith(b"qemu-")))

@@ -36,6 +36,21 @@ static void list_kernels(void) {
   for (int k = 0; k < CRISP_KERNEL_COUNT; k++) printf("%s\n", crisp_kernel_name((crisp_kernel)k));
 }
 
+/* The CPU, the levels and each kernel's implementation (with all, every
+ * implementation built in). */
+static void print_dispatch(int all) {
+  printf("cpu: %s\n", crisp_cpu_brand());
+  printf("uarch: %s\n", crisp_cpu_uarch());
+  printf("features: %s\n", crisp_cpu_features());
+  printf("levels: %s\n", crisp_levels());
+  printf("level: %s (%s)\n", crisp_level(), crisp_dispatch_reason());
+  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
+    printf("%s: %s\n", crisp_kernel_name((crisp_kernel)k), crisp_impl_name((crisp_kernel)k));
+    printf("    why: %s\n", crisp_impl_reason((crisp_kernel)k));
+    if (all) list_all((crisp_kernel)k);
+  }
+}
+
 int cli_info(int argc, char **argv) {
   int all = 0, kernels_only = 0;
   for (int i = 1; i < argc; i++) {
@@ -53,17 +68,8 @@ int cli_info(int argc, char **argv) {
   if (all && kernels_only) return cli_usage_error("--all and --kernels exclude each other");
   if (kernels_only) {
     list_kernels();
-    return 0;
-  }
-  printf("cpu: %s\n", crisp_cpu_brand());
-  printf("uarch: %s\n", crisp_cpu_uarch());
-  printf("features: %s\n", crisp_cpu_features());
-  printf("levels: %s\n", crisp_levels());
-  printf("level: %s (%s)\n", crisp_level(), crisp_dispatch_reason());
-  for (int k = 0; k < CRISP_KERNEL_COUNT; k++) {
-    printf("%s: %s\n", crisp_kernel_name((crisp_kernel)k), crisp_impl_name((crisp_kernel)k));
-    printf("    why: %s\n", crisp_impl_reason((crisp_kernel)k));
-    if (all) list_all((crisp_kernel)k);
+  } else {
+    print_dispatch(all);
   }
   /* A write error is reported by main, after this. */
   const int status = crisp_env_status();
