@@ -256,15 +256,18 @@ static int rsa_export(void *keydata, int selection, OSSL_CALLBACK *callback, voi
   return ok;
 }
 
+/* The components, as import and export take them and get_params answers
+ * them. */
+#define RSA_COMPONENT_PARAMS                                                                              \
+  OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0), OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),           \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0), OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0), \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),                                                \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),                                              \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),                                              \
+      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0)
+
 static const OSSL_PARAM key_types[] = {
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
+    RSA_COMPONENT_PARAMS,
     OSSL_PARAM_END,
 };
 
@@ -332,14 +335,7 @@ static const OSSL_PARAM *rsa_gettable_params(void *provctx) {
       OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
       OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
       OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-      OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
+      RSA_COMPONENT_PARAMS,
       OSSL_PARAM_END,
   };
   return gettable;

@@ -554,9 +554,12 @@ static void run_keygen(void) {
   printf("keygen: %d passed, %d failed\n", passed - before_passed, failed - before_failed);
 }
 
-/* A key built in crisp from n, e, d and optionally the CRT components,
- * with component `changed` (an index into names below) plus `delta`. */
-static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t changed, int delta) {
+/* A key built in crisp from n, e and d of public_source and, with_crt,
+ * the CRT components (p, q, dP, dQ, qInv) of crt_source (a key of the same
+ * size), with component `changed` (an index into names below) plus
+ * `delta`. */
+static EVP_PKEY *crisp_key_of(EVP_PKEY *public_source, EVP_PKEY *crt_source, int with_crt, size_t changed,
+                              int delta) {
   static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
                                       OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
                                       OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
@@ -566,7 +569,7 @@ static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t change
   size_t count = with_crt ? 8 : 3;
   int ok = builder != NULL;
   for (size_t i = 0; ok && i < count; i++) {
-    ok = EVP_PKEY_get_bn_param(source, names[i], &values[i]);
+    ok = EVP_PKEY_get_bn_param(i < 3 ? public_source : crt_source, names[i], &values[i]);
     if (ok && i == changed && delta) ok = BN_add_word(values[i], (BN_ULONG)delta);
     ok = ok && OSSL_PARAM_BLD_push_BN(builder, names[i], values[i]);
   }
@@ -583,30 +586,9 @@ static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t change
   return key;
 }
 
-/* A key built in crisp from n, e and d of public_source and the CRT
- * components (p, q, dP, dQ, qInv) of crt_source, a key of the same size. */
-static EVP_PKEY *crisp_key_mixed(EVP_PKEY *public_source, EVP_PKEY *crt_source) {
-  static const char *const names[] = {OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
-                                      OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
-                                      OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-                                      OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1};
-  BIGNUM *values[8] = {NULL};
-  OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
-  int ok = builder != NULL;
-  for (size_t i = 0; ok && i < 8; i++)
-    ok = EVP_PKEY_get_bn_param(i < 3 ? public_source : crt_source, names[i], &values[i]) &&
-         OSSL_PARAM_BLD_push_BN(builder, names[i], values[i]);
-  OSSL_PARAM *params = ok ? OSSL_PARAM_BLD_to_param(builder) : NULL;
-  EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(libctx, "RSA", CRISP_ONLY);
-  EVP_PKEY *key = NULL;
-  if (!params || !context || EVP_PKEY_fromdata_init(context) <= 0 ||
-      EVP_PKEY_fromdata(context, &key, EVP_PKEY_KEYPAIR, params) <= 0)
-    key = NULL;
-  EVP_PKEY_CTX_free(context);
-  OSSL_PARAM_free(params);
-  OSSL_PARAM_BLD_free(builder);
-  for (size_t i = 0; i < 8; i++) BN_clear_free(values[i]);
-  return key;
+/* The same from one key. */
+static EVP_PKEY *crisp_key_changed(EVP_PKEY *source, int with_crt, size_t changed, int delta) {
+  return crisp_key_of(source, source, with_crt, changed, delta);
 }
 
 /* The same with dP (component 5) plus dp_delta. */
@@ -831,7 +813,7 @@ static void run_misuse(void) {
         "a key whose q is off by 2 refused when it signs, nothing written");
   EVP_PKEY_free(wrong_q);
   EVP_PKEY *other = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)2048);
-  EVP_PKEY *mixed = other ? crisp_key_mixed(key, other) : NULL;
+  EVP_PKEY *mixed = other ? crisp_key_of(key, other, 1, 0, 0) : NULL;
   check(mixed && crisp_sign(mixed, signature, sizeof signature, &length) <= 0 &&
             crisp_error("CRT components disagree") && untouched(signature, sizeof signature),
         "n, e, d of one key with another's CRT components refused when it signs, nothing written");
