@@ -286,7 +286,7 @@ def usage_checks(work):
     check(b"\x1b" not in said and b"'a'$'\\n''b'$'\\033''[31m'" in said,
           f"bench quotes an unknown argument: {said!r}")
     said = run(bench("--kernel", "x\ny"), stdout=subprocess.DEVNULL).stderr
-    check(said.count(b"\n") == 2, f"bench quotes an unknown kernel: {said!r}")
+    check(b"x\ny" not in said and b"'x'$'\\n''y'" in said, f"bench quotes an unknown kernel: {said!r}")
     expect_status(2, "crisp info --kernels with an unknown CRYPTO_FORCE", crisp("info", "--kernels"),
                   env={"CRYPTO_FORCE": "no-such-level"})
     for command in ("", "info", "md5sum", "poly1305"):
