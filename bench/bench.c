@@ -2,7 +2,6 @@
  * which rows each case gets (crisp implementations, peers, EVP rows), and the loop
  * that measures and reports the specs of bench/kernel_cases.c size by size. */
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +11,6 @@
 
 #include "../tools/cli.h"
 #include "../tools/close_stdout.h"
-#include "../tools/quote.h"
 #include "bench.h"
 #include "peer_library.h"
 
@@ -32,26 +30,6 @@ struct options {
   int peers, sweep, check, tune;
   bench_settings settings;
 };
-
-const char *bench_quote(const char *argument) {
-  static char *buffers[2];
-  static size_t sizes[2];
-  static int turn, locale_ready;
-  if (!locale_ready) {
-    /* Which bytes are printable characters depends on the user's locale. */
-    setlocale(LC_CTYPE, "");
-    locale_ready = 1;
-  }
-  turn ^= 1;
-  const size_t needed = quote_shell_escape(NULL, 0, argument, 1) + 1;
-  if (needed > sizes[turn]) {
-    char *grown = realloc(buffers[turn], needed);
-    if (!grown) return "(argument too long to quote)";
-    buffers[turn] = grown, sizes[turn] = needed;
-  }
-  quote_shell_escape(buffers[turn], sizes[turn], argument, 1);
-  return buffers[turn];
-}
 
 static void print_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void print_error(const char *format, ...) {
@@ -170,18 +148,20 @@ static crisp_kernel kernel_named(const char *name) {
 /* Checks every --kernel label has a spec; returns an exit status, 0 when fine. */
 static int check_labels(const char *list) {
   const size_t length = strlen(list);
-  if (length == 0 || list[length - 1] == ',') return usage_error("unknown kernel in %s", bench_quote(list));
+  if (length == 0 || list[length - 1] == ',')
+    return usage_error("unknown kernel in %s", cli_quote_argument(list));
   for (const char *p = list; *p;) {
     const char *end = strchr(p, ',');
     const size_t item = end ? (size_t)(end - p) : strlen(p);
     char name[64];
-    if (item == 0 || item >= sizeof name) return usage_error("unknown kernel in %s", bench_quote(list));
+    if (item == 0 || item >= sizeof name)
+      return usage_error("unknown kernel in %s", cli_quote_argument(list));
     memcpy(name, p, item), name[item] = '\0';
     if (!bench_find_spec(name)) {
       if (kernel_named(name) == CRISP_KERNEL_COUNT)
-        return usage_error("unknown kernel %s", bench_quote(name));
+        return usage_error("unknown kernel %s", cli_quote_argument(name));
       print_error("kernel %s has no bench cases yet (they belong in bench/kernel_cases.c)",
-                  bench_quote(name));
+                  cli_quote_argument(name));
       return EXIT_USAGE;
     }
     p += item + (end != NULL);
@@ -272,10 +252,10 @@ static int check_impl(const struct options *options) {
     }
   }
   if (known) {
-    print_error("implementation %s is not supported by this CPU", bench_quote(options->impl));
+    print_error("implementation %s is not supported by this CPU", cli_quote_argument(options->impl));
     return EXIT_USAGE;
   }
-  return usage_error("no selected kernel has an implementation called %s", bench_quote(options->impl));
+  return usage_error("no selected kernel has an implementation called %s", cli_quote_argument(options->impl));
 }
 
 static int parse(int argc, char **argv, struct options *options) {
@@ -331,9 +311,9 @@ static int parse(int argc, char **argv, struct options *options) {
       time_given = 1;
     } else if (!strcmp(arg, "--kernel") || !strcmp(arg, "--impl") || !strcmp(arg, "--time") ||
                !strcmp(arg, "--chunk") || !strcmp(arg, "--provider-path") || !strcmp(arg, "--peer-lib")) {
-      return usage_error("option %s needs a value", bench_quote(arg));
+      return usage_error("option %s needs a value", cli_quote_argument(arg));
     } else {
-      return usage_error("unknown argument %s", bench_quote(arg));
+      return usage_error("unknown argument %s", cli_quote_argument(arg));
     }
   }
   /* --quick: short rows, unless --time says how long, wherever it stands */

@@ -168,9 +168,4 @@ int bench_sweep(const bench_settings *settings, const char *label);
 /* Whether --sweep measures label (with --chunk when chunked). */
 int bench_sweep_supports(const char *label, int chunked);
 
-/* argument quoted as coreutils quotes an argument in a message (control
- * characters escaped, so none reaches the terminal raw); two buffers in
- * turn, so one message can quote two. */
-const char *bench_quote(const char *argument);
-
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "../tools/cli.h"
 #include "peer_library.h"
 
 #if defined(__has_feature)
@@ -99,8 +99,8 @@ static void load(const char *spec, size_t name_length) {
   if (library_count == MAX_PEER_LIBRARIES) {
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)name_length, spec);
-    fprintf(stderr, "crisp bench: peer library %s not loaded: at most %d peer libraries\n", bench_quote(name),
-            MAX_PEER_LIBRARIES);
+    fprintf(stderr, "crisp bench: peer library %s not loaded: at most %d peer libraries\n",
+            cli_quote_argument(name), MAX_PEER_LIBRARIES);
     return;
   }
   peer_library *library = &libraries[library_count];
@@ -109,8 +109,8 @@ static void load(const char *spec, size_t name_length) {
   snprintf(library->path, sizeof library->path, "%s", path);
   library->handle = dlopen(path, PEER_DLOPEN_FLAGS);
   if (!library->handle) {
-    fprintf(stderr, "crisp bench: peer library %s not loaded, no rows: %s\n", bench_quote(library->name),
-            bench_quote(dlerror()));
+    fprintf(stderr, "crisp bench: peer library %s not loaded, no rows: %s\n",
+            cli_quote_argument(library->name), cli_quote_argument(dlerror()));
     return;
   }
   for (size_t s = 0; s < sizeof symbols / sizeof symbols[0]; s++) {
@@ -129,7 +129,8 @@ static void load_entry(const char *entry, size_t length) {
   if (!equals || equals == entry || equals + 1 == entry + length || length >= sizeof spec) {
     char shown[4096];
     snprintf(shown, sizeof shown, "%.*s", (int)length, entry);
-    fprintf(stderr, "crisp bench: peer library %s not loaded: NAME=PATH expected\n", bench_quote(shown));
+    fprintf(stderr, "crisp bench: peer library %s not loaded: NAME=PATH expected\n",
+            cli_quote_argument(shown));
     return;
   }
   memcpy(spec, entry, length), spec[length] = '\0';

@@ -59,13 +59,10 @@ static int rsa_match(const void *keydata1, const void *keydata2, int selection) 
   const crisp_rsa_key *a = keydata1, *b = keydata2;
   if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) return 1;
   if (a->limbs != b->limbs || a->limbs == 0) return 0;
-  {
-    size_t bytes = a->limbs * sizeof(crisp_limb);
-    if (CRYPTO_memcmp(a->n, b->n, bytes) != 0 || CRYPTO_memcmp(a->e, b->e, bytes) != 0) return 0;
-    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0) {
-      if (!a->has_private || !b->has_private || CRYPTO_memcmp(a->d, b->d, bytes) != 0) return 0;
-    }
-  }
+  const size_t bytes = a->limbs * sizeof(crisp_limb);
+  if (CRYPTO_memcmp(a->n, b->n, bytes) != 0 || CRYPTO_memcmp(a->e, b->e, bytes) != 0) return 0;
+  if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && (selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) == 0)
+    return a->has_private && b->has_private && CRYPTO_memcmp(a->d, b->d, bytes) == 0;
   return 1;
 }
 
