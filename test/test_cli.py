@@ -224,6 +224,9 @@ def poly1305_checks(work):
         said = substitution(run(crisp("poly1305", "--key-file", target, message), stdout=subprocess.DEVNULL).stderr)
         check(said.endswith(f": {reason}"), f"poly1305 --key-file {target}: '{said}'")
     expect_status(2, "poly1305 with two keys", crisp("poly1305", "-k", KEY, "--key-file", key_file, message))
+    expect_status(2, "poly1305 with -k twice", crisp("poly1305", "-k", KEY, "-k", KEY, message))
+    expect_status(2, "poly1305 with --key-file twice", crisp("poly1305", "--key-file", key_file, "--key-file",
+                                                              key_file, message))
     expect_status(2, "poly1305 with two files", crisp("poly1305", "-k", KEY, message, message))
     # Names and arguments reach stderr quoted: no raw escape sequence.
     for command in (f"poly1305 -k {KEY}", "md5sum", "info", ""):

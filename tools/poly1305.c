@@ -142,7 +142,7 @@ static int tag_file(const char *name, const uint8_t key[CRISP_POLY1305_KEY_SIZE]
 
 int cli_poly1305(int argc, char **argv) {
   const char *key_hex = NULL, *key_file = NULL;
-  int option;
+  int option, keys_given = 0;
   /* getopt prefixes its messages with argv[0]: make that the program name. */
   char *const command_name = argv[0];
   argv[0] = (char *)cli_program;
@@ -152,9 +152,11 @@ int cli_poly1305(int argc, char **argv) {
     switch (option) {
       case 'k':
         key_hex = optarg;
+        keys_given++;
         break;
       case OPT_KEY_FILE:
         key_file = optarg;
+        keys_given++;
         break;
       case 'h':
         help();
@@ -169,7 +171,9 @@ int cli_poly1305(int argc, char **argv) {
   if (argc - optind > 1)
     return cli_usage_error("one file at most (%s is extra)", cli_quote_argument(argv[optind + 1]));
   const char *file = optind < argc ? argv[optind] : "-";
-  if (key_hex && key_file) return cli_usage_error("give the key once: -k or --key-file, not both");
+  /* a second key is refused, not taken in place of the first: which of
+   * two one-time keys a tag is under must not be a guess */
+  if (keys_given > 1) return cli_usage_error("give the key once: one -k or --key-file");
   if (!key_hex && !key_file) return cli_usage_error("a key is required: -k HEXKEY or --key-file FILE");
   if (key_file && !strcmp(key_file, "-") && !strcmp(file, "-"))
     return cli_usage_error("the key and the message cannot both come from standard input");
