@@ -340,8 +340,9 @@ def bench_checks(work, kernels):
         check(f"{kernel}: {implementation if _ else pin}" in info_lines, f"crisp info does not run {pin}")
 
     # Without crisp-bench beside it, in its bin folder or on PATH, crisp
-    # bench fails with status 2 (a copy of crisp in an empty folder, with
-    # its library).
+    # bench fails with status 127, as env(1) does for a program it cannot
+    # find (a copy of crisp in an empty folder, with its library); one
+    # there that cannot be executed gives 126.
     alone = f"{work}/alone"
     os.mkdir(alone)
     try:
@@ -349,7 +350,13 @@ def bench_checks(work, kernels):
     except OSError as error:
         print(error)
     library = os.path.dirname(crisp_binary) + "/.."
-    expect_status(2, "crisp bench without crisp-bench", [*wrapper, f"{alone}/crisp", "bench", "--help"],
+    expect_status(127, "crisp bench without crisp-bench", [*wrapper, f"{alone}/crisp", "bench", "--help"],
+                  env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": library})
+    with open(f"{alone}/crisp-bench", "w") as stub:
+        stub.write("not a program\n")
+    os.chmod(f"{alone}/crisp-bench", 0o644)
+    expect_status(126, "crisp bench with a crisp-bench it cannot execute",
+                  [*wrapper, f"{alone}/crisp", "bench", "--help"],
                   env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": library})
 
 

@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes shared by every subcommand. */
-enum { EXIT_USAGE = 2 };
+/* Exit codes shared by every subcommand. A program crisp runs (crisp
+ * bench's crisp-bench) that cannot be run gives the shell's codes, as
+ * env(1) and xargs(1) do: 127 not found, 126 found but not runnable. */
+enum { EXIT_USAGE = 2, EXIT_CANNOT_RUN = 126, EXIT_NOT_FOUND = 127 };
 
 /* Each subcommand gets argv starting at its own name ("md5sum", ...). */
 int cli_info(int argc, char **argv);

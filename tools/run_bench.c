@@ -23,7 +23,7 @@ static int try_run(const char *path, char **argv) {
   execv(path, argv);
   if (errno == ENOENT || errno == ENOTDIR) return 0;
   cli_error("cannot run %s: %s", path, strerror(errno));
-  return EXIT_USAGE;
+  return EXIT_CANNOT_RUN;
 }
 
 /* Folder of the running crisp into folder (no trailing '/'); 0 on success.
@@ -53,12 +53,13 @@ int cli_bench(int argc, char **argv) {
   if ((status = try_run(CRISP_BINDIR "/" BENCH_PROGRAM, argv))) return status;
   argv[0] = BENCH_PROGRAM;
   execvp(BENCH_PROGRAM, argv);
-  if (errno == ENOENT)
+  if (errno == ENOENT) {
     cli_error("the " BENCH_PROGRAM " program is not installed (looked beside crisp, in " CRISP_BINDIR
               " and on PATH)");
-  else
-    cli_error("cannot run " BENCH_PROGRAM ": %s", strerror(errno));
-  return EXIT_USAGE;
+    return EXIT_NOT_FOUND;
+  }
+  cli_error("cannot run " BENCH_PROGRAM ": %s", strerror(errno));
+  return EXIT_CANNOT_RUN;
 }
 
 int cli_tune(int argc, char **argv) {
