@@ -576,7 +576,8 @@ int crisp_xchacha20_poly1305_open(uint8_t *pt, const uint8_t *ct, size_t len,
 /* ---- streaming ----------------------------------------------------------- */
 
 /* The layout behind crisp_chacha20_poly1305_ctx: a 256-byte header, then a
- * Poly1305 context (which keeps its own implementation). 8-byte alignment
+ * Poly1305 context (which keeps the implementation chosen at the stream's
+ * start, even when it is keyed at the first update). 8-byte alignment
  * only, as for crisp_poly1305_ctx.
  *
  * The Poly1305 key block may wait for the first update (key_pending): with
@@ -592,9 +593,10 @@ typedef struct stream_frontend {
   union {
     struct {
       const crisp_chacha20_impl *chacha;
-      uint32_t direction;   /* CRISP_AEAD_SEAL or _OPEN; 0 when unusable */
-      uint32_t key_pending; /* no key block yet: block 0 and held_ad wait */
-      uint32_t state[16];   /* counter of the next keystream block in state[12] */
+      const crisp_poly1305_impl *poly; /* chosen at init, keyed later if key_pending */
+      uint32_t direction;              /* CRISP_AEAD_SEAL or _OPEN; 0 when unusable */
+      uint32_t key_pending;            /* no key block yet: block 0 and held_ad wait */
+      uint32_t state[16];              /* counter of the next keystream block in state[12] */
       uint64_t ad_len, ct_len;
       uint8_t keystream[64]; /* the current block's keystream, from keystream_used on unused */
       size_t keystream_used;
@@ -614,7 +616,7 @@ static const uint8_t zeros[MAC_BLOCK];
 
 /* The MAC keyed with key_block, then the AD and its padding. */
 static void stream_mac_begin(stream_frontend *f, const uint8_t key_block[64], const uint8_t *ad) {
-  crisp_poly1305_init_unscrubbed(&f->mac, key_block);
+  crisp_poly1305_init_unscrubbed(&f->mac, f->poly, key_block);
   if (f->ad_len) crisp_poly1305_update_unscrubbed(&f->mac, ad, (size_t)f->ad_len);
   if (f->ad_len % MAC_BLOCK)
     crisp_poly1305_update_unscrubbed(&f->mac, zeros, MAC_BLOCK - (size_t)(f->ad_len % MAC_BLOCK));
@@ -634,6 +636,7 @@ static int stream_start(crisp_chacha20_poly1305_ctx *ctx, crisp_aead_direction d
   stream_frontend *f = (stream_frontend *)ctx->opaque;
   crisp_wipe(f, STREAM_HEADER);
   f->chacha = crisp_active_chacha20();
+  f->poly = crisp_active_poly1305();
   memcpy(f->state, state, sizeof f->state);
   f->keystream_used = sizeof f->keystream;
   f->ad_len = ad_len;

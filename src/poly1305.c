@@ -35,6 +35,7 @@ static_assert(_Alignof(poly1305_frontend) <= _Alignof(crisp_poly1305_ctx),
               "the public type is aligned for the fields");
 
 __attribute__((noinline)) void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx,
+                                                              const crisp_poly1305_impl *impl,
                                                               const uint8_t key[32]) {
   if (!ctx) return;
   poly1305_frontend *f = (poly1305_frontend *)ctx->opaque;
@@ -42,7 +43,7 @@ __attribute__((noinline)) void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx
     crisp_wipe(f, sizeof *f);
     return;
   }
-  f->impl = crisp_active_poly1305();
+  f->impl = impl;
   f->buffered = 0;
   f->impl->init(f->state, key);
 }
@@ -92,7 +93,7 @@ __attribute__((noinline)) void crisp_poly1305_final_unscrubbed(crisp_poly1305_ct
 }
 
 void crisp_poly1305_init(crisp_poly1305_ctx *ctx, const uint8_t key[CRISP_POLY1305_KEY_SIZE]) {
-  crisp_poly1305_init_unscrubbed(ctx, key);
+  crisp_poly1305_init_unscrubbed(ctx, crisp_active_poly1305(), key);
   crisp_scrub_below(CRISP_SCRUB_POLY1305_INIT_BYTES);
 }
 

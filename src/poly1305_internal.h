@@ -10,7 +10,9 @@
 #include "crisp/poly1305.h"
 #include "impl.h"
 
-void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx, const uint8_t key[32]);
+/* The context keyed for impl, which its updates and final keep. */
+void crisp_poly1305_init_unscrubbed(crisp_poly1305_ctx *ctx, const crisp_poly1305_impl *impl,
+                                    const uint8_t key[32]);
 void crisp_poly1305_update_unscrubbed(crisp_poly1305_ctx *ctx, const void *data, size_t len);
 void crisp_poly1305_final_unscrubbed(crisp_poly1305_ctx *ctx, uint8_t tag[16]);
 
