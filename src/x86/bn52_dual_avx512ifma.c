@@ -163,26 +163,61 @@ static inline __attribute__((always_inline)) void dual_product_body(
   __m512i acc[2][MAX_VECTORS];
   const __m512i zero = _mm512_setzero_si512();
   uint64_t lane0[2] = {0, 0}, carry[2] = {0, 0};
-  uint64_t a0[2], a1[2], m0[2], m1[2];
+  uint64_t a0[2], a1[2], m0[2], m0_up[2], m1[2];
+  /* Up to four vectors the scalar chain's a b terms of every step are
+   * found before the steps by IFMA: low[i] = lo(a0 b_i), next[i] =
+   * lo(a1 b_i) + hi(a0 b_i). The steps' scalar work is then three
+   * multiplies a lane (y, m0 y's high half, m1 y's low half) instead of
+   * five; the two lanes' steps share one scalar multiplier, which bounds
+   * them there. At five vectors the vector pipes bound the steps: there
+   * the ten multiply-adds this takes, and the carry found from t alone,
+   * cost more than they save. */
+  const int precomputed = vectors <= 4;
+  uint64_t low[2][MAX_VECTORS * LANES] __attribute__((aligned(64)));
+  uint64_t next[2][MAX_VECTORS * LANES] __attribute__((aligned(64)));
   for (int l = 0; l < 2; l++) {
+    a0[l] = a[l][0], a1[l] = a[l][1];
+    const __m512i a0v = _mm512_set1_epi64((long long)a0[l]), a1v = _mm512_set1_epi64((long long)a1[l]);
     CRISP_BN52_UNROLL(5)
-    for (int v = 0; v < vectors; v++) acc[l][v] = zero;
-    a0[l] = a[l][0], a1[l] = a[l][1], m0[l] = m[l][0], m1[l] = m[l][1];
+    for (int v = 0; v < vectors; v++) {
+      acc[l][v] = zero;
+      if (!precomputed) continue;
+      const __m512i bv = _mm512_load_si512((const __m512i *)b[l] + v);
+      _mm512_store_si512((__m512i *)low[l] + v, _mm512_madd52lo_epu64(zero, a0v, bv));
+      _mm512_store_si512((__m512i *)next[l] + v,
+                         _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(zero, a1v, bv), a0v, bv));
+    }
+    /* m0 moved up 12 bits: the high 64 bits of (m0 2^12) y are m0 y's
+     * high half, its bits from 2^52 up */
+    m0[l] = m[l][0], m0_up[l] = m0[l] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
   }
   for (int i = 0; i < digits; i++) {
     CRISP_BN52_UNROLL(2)
     for (int l = 0; l < 2; l++) {
       const uint64_t bi = b[l][i];
-      /* the quotient digit, from the lowest digit in scalar */
-      const unsigned __int128 ab = (unsigned __int128)a0[l] * bi;
-      const uint64_t t = lane0[l] + ((uint64_t)ab & CRISP_BN52_MASK);
-      const uint64_t y = (t * k0[l]) & CRISP_BN52_MASK;
-      const unsigned __int128 my = (unsigned __int128)m0[l] * y;
-      const uint64_t dropped = (t + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+      /* the quotient digit y, from the lowest digit in scalar, and the
+       * rest of the next lowest digit but the accumulator's second lane */
+      uint64_t y, dropped, rest;
+      if (precomputed) {
+        const uint64_t t = lane0[l] + low[l][i];
+        y = (t * k0[l]) & CRISP_BN52_MASK;
+        /* t + lo(m0 y) is t's part from 2^52 up, plus 2^52 unless t's
+         * low digit is zero (y is zero then): the carry needs no product */
+        dropped = (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
+        rest = next[l][i] + ((m1[l] * y) & CRISP_BN52_MASK) +
+               (uint64_t)(((unsigned __int128)m0_up[l] * y) >> LIMB_BITS) + dropped;
+      } else {
+        const unsigned __int128 ab = (unsigned __int128)a0[l] * bi;
+        const uint64_t t = lane0[l] + ((uint64_t)ab & CRISP_BN52_MASK);
+        y = (t * k0[l]) & CRISP_BN52_MASK;
+        const unsigned __int128 my = (unsigned __int128)m0[l] * y;
+        dropped = (t + ((uint64_t)my & CRISP_BN52_MASK)) >> CRISP_BN52_BITS;
+        rest = ((a1[l] * bi) & CRISP_BN52_MASK) + ((m1[l] * y) & CRISP_BN52_MASK) +
+               (uint64_t)(ab >> CRISP_BN52_BITS) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+      }
       /* the second lane before this step becomes the lowest after it */
       const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[l][0]), 1);
-      lane0[l] = second + ((a1[l] * bi) & CRISP_BN52_MASK) + ((m1[l] * y) & CRISP_BN52_MASK) +
-                 (uint64_t)(ab >> CRISP_BN52_BITS) + (uint64_t)(my >> CRISP_BN52_BITS) + dropped;
+      lane0[l] = second + rest;
       carry[l] = dropped;
 
       const __m512i bv = _mm512_set1_epi64((long long)bi), yv = _mm512_set1_epi64((long long)y);
