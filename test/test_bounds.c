@@ -242,6 +242,100 @@ static void test_chacha20_guarded(void **state) {
   guarded_free(&in), guarded_free(&out), guarded_free(&tags);
 }
 
+/* The AEADs' other arguments against the guards too: the AD, key, nonce
+ * and tag, ct and pt apart, through the one-shots, XChaCha20 and the
+ * stream (whose AD up to 64 bytes waits in its context for the first
+ * update), and HChaCha20's key and input; every ChaCha20 implementation
+ * beside every Poly1305 one, all against the guard after them, then all
+ * against the guard before. */
+static void aead_guarded_case(const guarded *g, size_t len, size_t ad_len, int before, const char *chacha,
+                              const char *poly) {
+  static const uint8_t key_bytes[32] = {3, 1, 4, 1, 5, 9, 2, 6}, nonce_bytes[24] = {2, 7, 1, 8, 2, 8};
+  uint8_t *pt_ref = test_alloc(len + 1), *ct_ref = test_alloc(len + 1), *ad_ref = test_alloc(ad_len + 1);
+  uint8_t tag_ref[16], xct_ref_tag[16], subkey_ref[32];
+  for (size_t i = 0; i < len; i++) pt_ref[i] = (uint8_t)(i * 7 + 1);
+  for (size_t i = 0; i < ad_len; i++) ad_ref[i] = (uint8_t)(i * 5 + 3);
+  uint8_t *xct_ref = test_alloc(len + 1);
+  test_unpin_all();
+  assert_int_equal(
+      crisp_chacha20_poly1305_seal(ct_ref, tag_ref, pt_ref, len, ad_ref, ad_len, nonce_bytes, key_bytes),
+      CRISP_OK);
+  assert_int_equal(crisp_xchacha20_poly1305_seal(xct_ref, xct_ref_tag, pt_ref, len, ad_ref, ad_len,
+                                                 nonce_bytes, key_bytes),
+                   CRISP_OK);
+  assert_int_equal(crisp_hchacha20(subkey_ref, key_bytes, nonce_bytes), CRISP_OK);
+  test_pin(CRISP_KERNEL_CHACHA20, chacha);
+  test_pin(CRISP_KERNEL_POLY1305, poly);
+  /* g[0..6]: pt, ct, ad, key, nonce, tag, out; each at its buffer's end or start */
+#define PLACE(i, n) (before ? at_start(&g[i]) : at_end(&g[i], (n)))
+  uint8_t *pt = PLACE(0, len), *ct = PLACE(1, len), *ad = PLACE(2, ad_len), *key = PLACE(3, 32);
+  uint8_t *nonce12 = PLACE(4, 12), *tag = PLACE(5, 16), *out = PLACE(6, len);
+  memcpy(pt, pt_ref, len), memcpy(ad, ad_ref, ad_len), memcpy(key, key_bytes, 32),
+      memcpy(nonce12, nonce_bytes, 12);
+  const uint8_t *ad_arg = ad_len ? ad : NULL;
+  assert_int_equal(crisp_chacha20_poly1305_seal(ct, tag, pt, len, ad_arg, ad_len, nonce12, key), CRISP_OK);
+  assert_bytes_equal(ct, ct_ref, len, "aead seal %s/%s: len %zu ad %zu guards %s\n", chacha, poly, len,
+                     ad_len, before ? "before" : "after");
+  assert_bytes_equal(tag, tag_ref, 16, "aead tag %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_int_equal(crisp_chacha20_poly1305_open(out, ct, len, tag, ad_arg, ad_len, nonce12, key), CRISP_OK);
+  assert_bytes_equal(out, pt_ref, len, "aead open %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  crisp_chacha20_poly1305_ctx ctx;
+  const size_t half = len / 2;
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_SEAL, nonce12, key, ad_arg, ad_len),
+                   CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, ct, pt, half), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, ct + half, pt + half, len - half), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_seal_final(&ctx, tag), CRISP_OK);
+  assert_bytes_equal(ct, ct_ref, len, "stream seal %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_bytes_equal(tag, tag_ref, 16, "stream tag %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_int_equal(crisp_chacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce12, key, ad_arg, ad_len),
+                   CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, out, ct, len), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_open_final(&ctx, tag), CRISP_OK);
+  uint8_t *nonce24 = PLACE(4, 24);
+  memcpy(nonce24, nonce_bytes, 24);
+  assert_int_equal(crisp_xchacha20_poly1305_seal(ct, tag, pt, len, ad_arg, ad_len, nonce24, key), CRISP_OK);
+  assert_bytes_equal(ct, xct_ref, len, "xchacha seal %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_bytes_equal(tag, xct_ref_tag, 16, "xchacha tag %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_int_equal(crisp_xchacha20_poly1305_open(out, ct, len, tag, ad_arg, ad_len, nonce24, key), CRISP_OK);
+  assert_bytes_equal(out, pt_ref, len, "xchacha open %s/%s: len %zu ad %zu\n", chacha, poly, len, ad_len);
+  assert_int_equal(crisp_xchacha20_poly1305_stream_init(&ctx, CRISP_AEAD_OPEN, nonce24, key, ad_arg, ad_len),
+                   CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_update(&ctx, out, ct, len), CRISP_OK);
+  assert_int_equal(crisp_chacha20_poly1305_stream_open_final(&ctx, tag), CRISP_OK);
+  uint8_t *subkey = PLACE(6, 32), *input = PLACE(4, 16);
+  memcpy(input, nonce_bytes, 16);
+  assert_int_equal(crisp_hchacha20(subkey, key, input), CRISP_OK);
+  assert_bytes_equal(subkey, subkey_ref, 32, "hchacha20 %s\n", chacha);
+#undef PLACE
+  free(pt_ref), free(ct_ref), free(ad_ref), free(xct_ref);
+}
+
+static void test_aead_arguments_guarded(void **state) {
+  (void)state;
+  enum { MAX = 2100 };
+  static const size_t lengths[] = {0,   1,   15,  16,  17,  63,   64,   65,  127,
+                                   128, 129, 255, 256, 257, 1023, 1025, 2049};
+  static const size_t ad_lengths[] = {0, 1, 12, 13, 16, 17, 63, 64, 65, 255, 256, 257, 2049};
+  static const size_t few_ads[] = {0, 13, 64, 65}, few_lengths[] = {0, 64, 257};
+  guarded g[7];
+  for (int i = 0; i < 7; i++) g[i] = guarded_new(MAX);
+  const char *chachas[16], *polys[16];
+  const size_t nc = test_supported_impls(CRISP_KERNEL_CHACHA20, chachas, 16);
+  const size_t np = test_supported_impls(CRISP_KERNEL_POLY1305, polys, 16);
+  for (size_t c = 0; c < nc; c++)
+    for (size_t p = 0; p < np; p++)
+      for (int before = 0; before < 2; before++) {
+        for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++)
+          for (size_t j = 0; j < sizeof few_ads / sizeof few_ads[0]; j++)
+            aead_guarded_case(g, lengths[i], few_ads[j], before, chachas[c], polys[p]);
+        for (size_t j = 0; j < sizeof ad_lengths / sizeof ad_lengths[0]; j++)
+          for (size_t i = 0; i < sizeof few_lengths / sizeof few_lengths[0]; i++)
+            aead_guarded_case(g, few_lengths[i], ad_lengths[j], before, chachas[c], polys[p]);
+      }
+  for (int i = 0; i < 7; i++) guarded_free(&g[i]);
+}
+
 static void test_bn_products_guarded(void **state) {
   (void)state;
   guarded gx = guarded_new(MAX_LIMBS * LIMB), gy = guarded_new(MAX_LIMBS * LIMB),
@@ -437,6 +531,7 @@ int main(void) {
       cmocka_unit_test_teardown(test_md5_many_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_chacha20_guarded, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_aead_arguments_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_products_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_montgomery_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_adjacent, test_teardown_unpin),
