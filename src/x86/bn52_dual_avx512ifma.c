@@ -313,6 +313,31 @@ static inline uint64_t reduction_carry(uint64_t t) {
   return (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
 }
 
+/* The next lowest digit after a reduction step: the accumulator's lane
+ * `second`, the carry, and the step's products at that position (m1 y's
+ * low half, m0 y's high half). m1 y mod 2^52 is t (m1 k0 mod 2^52) mod
+ * 2^52: a product of t, beside y's instead of after it. The sums keep
+ * this order (empty asm statements, across which the compiler cannot
+ * reassociate them): the terms from t, then the vector lane, then m0 y's
+ * high half, the last to arrive. Not under MemorySanitizer, which checks
+ * an asm's inputs and would report the secret digits (as for
+ * CRISP_BN52_HIDE). */
+#if defined(CRISP_BN52_MEMORY_SANITIZER)
+#define CRISP_BN52_ORDER(x) ((void)0)
+#else
+#define CRISP_BN52_ORDER(x) __asm__("" : "+r"(x))
+#endif
+static inline __attribute__((always_inline)) uint64_t reduction_next(const uint64_t second, const uint64_t t,
+                                                                     const uint64_t y, const uint64_t m0_up,
+                                                                     const uint64_t m1k0,
+                                                                     const uint64_t dropped) {
+  uint64_t early = dropped + ((t * m1k0) & CRISP_BN52_MASK);
+  CRISP_BN52_ORDER(early);
+  uint64_t sum = second + early;
+  CRISP_BN52_ORDER(sum);
+  return sum + (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
+}
+
 /* Reduction steps i (even) and i + 1 for one lane, with one shift of two
  * digits after both: step i adds y m at lanes j and its high halves at
  * j + 1 (m moved up one lane), step i + 1 adds its low halves at j + 1 and
@@ -320,14 +345,13 @@ static inline uint64_t reduction_carry(uint64_t t) {
  * one lane, then two lanes, `vectors` vectors each. */
 static inline __attribute__((always_inline)) void dual_square_reduce_first(
     __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *m, const uint64_t *shifted,
-    const uint64_t m0_up, const uint64_t m1, const uint64_t k0, const int vectors) {
+    const uint64_t m0_up, const uint64_t m1k0, const uint64_t k0, const int vectors) {
   uint64_t t = *lane0;
   CRISP_BN52_HIDE(t);
   const uint64_t y = (t * k0) & CRISP_BN52_MASK;
   const uint64_t dropped = reduction_carry(t);
   const uint64_t second = (uint64_t)_mm_extract_epi64(_mm512_castsi512_si128(acc[0]), 1);
-  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
-           (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
+  *lane0 = reduction_next(second, t, y, m0_up, m1k0, dropped);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *mv = (const __m512i *)m, *up1 = (const __m512i *)shifted;
@@ -340,7 +364,7 @@ static inline __attribute__((always_inline)) void dual_square_reduce_first(
 
 static inline __attribute__((always_inline)) void dual_square_reduce_second(
     __m512i acc[MAX_VECTORS], uint64_t *lane0, uint64_t *carry, const uint64_t *shifted, const uint64_t m0_up,
-    const uint64_t m1, const uint64_t k0, const int vectors, const int move) {
+    const uint64_t m1k0, const uint64_t k0, const int vectors, const int move) {
   const __m512i zero = _mm512_setzero_si512();
   uint64_t t = *lane0;
   CRISP_BN52_HIDE(t);
@@ -348,8 +372,7 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
   const uint64_t dropped = reduction_carry(t);
   /* position i + 2 is lane 2 until the shift */
   const uint64_t second = (uint64_t)_mm_cvtsi128_si64(_mm512_extracti32x4_epi32(acc[0], 1));
-  *lane0 = second + dropped + ((m1 * y) & CRISP_BN52_MASK) +
-           (uint64_t)(((unsigned __int128)m0_up * y) >> LIMB_BITS);
+  *lane0 = reduction_next(second, t, y, m0_up, m1k0, dropped);
   *carry = dropped;
   const __m512i yv = _mm512_set1_epi64((long long)y);
   const __m512i *up1 = (const __m512i *)shifted, *up2 = up1 + vectors;
@@ -403,22 +426,22 @@ static inline __attribute__((always_inline)) void dual_square_reduce_second(
  * and reloads them in the pairs, and the loads of lane 1's as operands
  * cost less than that (lane 0's stay in registers). clang hoists them at
  * three vectors too, so for clang both lanes' are hidden at every size. */
-#define DUAL_SQUARE_REDUCE_PAIR(move)                                                                   \
-  do {                                                                                                  \
-    const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};           \
-    if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                             \
-    CRISP_BN52_HIDE(pair_m[0]);                                                                         \
-    CRISP_BN52_HIDE(pair_m[1]);                                                                         \
-    CRISP_BN52_HIDE(pair_moved_up[0]);                                                                  \
-    CRISP_BN52_HIDE(pair_moved_up[1]);                                                                  \
-    CRISP_BN52_UNROLL(2)                                                                                \
-    for (int l = 0; l < 2; l++)                                                                         \
-      dual_square_reduce_first(acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1[l], \
-                               k0[l], vectors);                                                         \
-    CRISP_BN52_UNROLL(2)                                                                                \
-    for (int l = 0; l < 2; l++)                                                                         \
-      dual_square_reduce_second(acc[l], &lane0[l], &carry[l], pair_moved_up[l], m0[l], m1[l], k0[l],    \
-                                vectors, move);                                                         \
+#define DUAL_SQUARE_REDUCE_PAIR(move)                                                                     \
+  do {                                                                                                    \
+    const uint64_t *pair_m[2] = {m[0], m[1]}, *pair_moved_up[2] = {moved_up[0], moved_up[1]};             \
+    if (vectors > 3) __asm__("" : "+r"(pair_m[1]), "+r"(pair_moved_up[1]));                               \
+    CRISP_BN52_HIDE(pair_m[0]);                                                                           \
+    CRISP_BN52_HIDE(pair_m[1]);                                                                           \
+    CRISP_BN52_HIDE(pair_moved_up[0]);                                                                    \
+    CRISP_BN52_HIDE(pair_moved_up[1]);                                                                    \
+    CRISP_BN52_UNROLL(2)                                                                                  \
+    for (int l = 0; l < 2; l++)                                                                           \
+      dual_square_reduce_first(acc[l], &lane0[l], &carry[l], pair_m[l], pair_moved_up[l], m0[l], m1k0[l], \
+                               k0[l], vectors);                                                           \
+    CRISP_BN52_UNROLL(2)                                                                                  \
+    for (int l = 0; l < 2; l++)                                                                           \
+      dual_square_reduce_second(acc[l], &lane0[l], &carry[l], pair_moved_up[l], m0[l], m1k0[l], k0[l],    \
+                                vectors, move);                                                           \
   } while (0)
 
 static inline __attribute__((always_inline)) void dual_square_body(
@@ -427,7 +450,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
   const __m512i zero = _mm512_setzero_si512();
   const int blocks = (k + LANES - 1) / LANES, columns = 2 * vectors;
   __m512i high_before[2] = {zero, zero}, t[2][2 * MAX_VECTORS], acc[2][MAX_VECTORS];
-  uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1[2];
+  uint64_t lane0[2], carry[2] = {0, 0}, m0[2], m1k0[2];
   CRISP_BN52_UNROLL(2)
   for (int l = 0; l < 2; l++) {
     CRISP_BN52_UNROLL(10)
@@ -439,7 +462,7 @@ static inline __attribute__((always_inline)) void dual_square_body(
     CRISP_BN52_UNROLL(5)
     for (int v = 2; v < vectors; v++) acc[l][v] = zero;
     lane0[l] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(t[l][0]));
-    m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1[l] = m[l][1];
+    m0[l] = m[l][0] << (LIMB_BITS - CRISP_BN52_BITS), m1k0[l] = (m[l][1] * k0[l]) & CRISP_BN52_MASK;
   }
   /* blocks of 8 steps; inside each, the vector the next block adds. It
    * comes after the block's third pair in program order: placed before the
