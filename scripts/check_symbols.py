@@ -10,7 +10,10 @@ segment), unless the build asked for -Dlazy_binding=true (tests only), and
 on x86-64 no call from libcrisp.a through the PLT to a name outside crisp
 (-fno-plt: the GOT, filled at load, even in a lazily bound program). The
 meson options that add these flags drop any the toolchain refuses without
-a word, so only this check would notice them gone.
+a word, so only this check would notice them gone. And the README's "never
+prints (but for its environment lines) and never aborts": crisp's own
+objects call nothing that ends the process or writes but fputs, which
+writes those lines (libcpu_features, linked in, has asserts of its own).
 
 Usage: check_symbols.py BUILD_DIR (a built native build).
 """
@@ -46,6 +49,21 @@ def main():
     if soname != ["libcrisp.so.0"]:
         sys.exit("the SONAME is not libcrisp.so.0")
     check_binding(sys.argv[1], shared, dynamic)
+    check_no_exit_or_print(os.path.join(sys.argv[1], "libcrisp.a"))
+
+
+# What ends a process or writes to a stream, which crisp's own code never
+# calls (fputs writes the environment's lines to stderr).
+FORBIDDEN = {"abort", "exit", "_exit", "_Exit", "quick_exit", "__assert_fail", "__assert_perror_fail",
+             "printf", "fprintf", "vprintf", "vfprintf", "dprintf", "puts", "putchar", "fputc", "putc",
+             "fwrite", "perror", "write", "__printf_chk", "__fprintf_chk", "__vfprintf_chk"}
+
+
+def check_no_exit_or_print(static):
+    called = {line.split()[-1] for line in output(["nm", "-u", static]).splitlines() if line.strip()}
+    fail_if_any(sorted(called & FORBIDDEN), "crisp's own objects call what ends the process or prints:")
+    print(f"    crisp's objects call none of {len(FORBIDDEN)} exit and print functions (fputs only, for the "
+          "environment's lines)")
 
 
 def lazy_build(build_dir):

@@ -119,7 +119,7 @@ describe_stage() {
     native) echo "meson test, native CPU" ;;
     md5-long) echo "MD5 of real messages past 2^32 and 2^35 bits, every implementation, against OpenSSL" ;;
     dispatch-cli) echo "crisp info with CRYPTO_FORCE / CRYPTO_OPTIONS, native CPU" ;;
-    symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0, bound at load (-z now, -z relro, -fno-plt)" ;;
+    symbols) echo "libcrisp.so exports only crisp_*, SONAME libcrisp.so.0, bound at load (-z now, -z relro, -fno-plt); crisp's objects call no exit or print function but fputs" ;;
     mutants-apply) echo "every mutant in test/mutants/ still applies (scripts/mutate.py --check; no build)" ;;
     format) echo "every C file as clang-format 14 would write it (.clang-format; no build)" ;;
     install) echo "meson install, then a client built with pkg-config (shared and static)" ;;
