@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "rsa_keys.h"
 
 /* ---- guarded buffers -------------------------------------------------- */
 
@@ -524,17 +525,116 @@ static void test_bn_adjacent(void **state) {
   }
 }
 
+/* crisp_md5_update_many: each context's next piece in its own guarded
+ * buffer, against the guard after it or before it, in pieces that leave
+ * lanes idle at different points; the digests against crisp_md5. */
+static void test_md5_update_many_guarded(void **state) {
+  (void)state;
+  enum { LANES = 20, MAX_PIECE = 700, PIECES = 3 };
+  guarded in[LANES];
+  for (size_t i = 0; i < LANES; i++) in[i] = guarded_new(MAX_PIECE);
+  uint8_t *source = test_alloc(PIECES * MAX_PIECE);
+  test_fill_random(source, PIECES * MAX_PIECE);
+  const size_t trials = test_scaled(12);
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_MD5_MANY, name) {
+    for (size_t t = 0; t < trials; t++) {
+      const size_t count = 1 + test_rand_below(LANES);
+      crisp_md5_ctx contexts[LANES], *ctx[LANES];
+      size_t done[LANES] = {0};
+      for (size_t i = 0; i < count; i++) crisp_md5_init(&contexts[i]), ctx[i] = &contexts[i];
+      for (size_t piece = 0; piece < PIECES; piece++) {
+        const void *data[LANES];
+        size_t lengths[LANES];
+        for (size_t i = 0; i < count; i++) {
+          lengths[i] = (t + i + piece) % 4 == 0 ? 0 : test_rand_below(MAX_PIECE + 1);
+          uint8_t *at = (t + piece) & 1 ? at_start(&in[i]) : at_end(&in[i], lengths[i]);
+          memcpy(at, source + done[i], lengths[i]);
+          data[i] = at;
+          done[i] += lengths[i];
+        }
+        crisp_md5_update_many(ctx, data, lengths, count);
+      }
+      for (size_t i = 0; i < count; i++) {
+        uint8_t digest[16], expected[16];
+        crisp_md5_final(ctx[i], digest);
+        crisp_md5(source, done[i], expected);
+        assert_bytes_equal(digest, expected, 16,
+                           "md5_update_many %s: trial %zu context %zu of %zu, %zu bytes\n", name, t, i, count,
+                           done[i]);
+      }
+    }
+  }
+  free(source);
+  for (size_t i = 0; i < LANES; i++) guarded_free(&in[i]);
+}
+
+/* crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt with every operand and
+ * result in its own guarded buffer, against the guard after it, then
+ * before it, on the bench's fixed RSA keys (the two-lane kernels' sizes),
+ * every bn_mod_exp2 implementation; the answers as from ordinary buffers. */
+static void test_bn_exponentiations_guarded(void **state) {
+  (void)state;
+  enum { OPERANDS = 9 };
+  guarded g[OPERANDS];
+  for (int i = 0; i < OPERANDS; i++) g[i] = guarded_new(64 * LIMB);
+  /* emulated runs take the 2048-bit key only */
+  const size_t keys = test_scaled(4) < 4 ? 1 : bench_rsa_key_count;
+  for (size_t k = 0; k < keys; k++) {
+    const bench_rsa_key *key = &bench_rsa_keys[k];
+    const size_t half = key->half, n = 2 * half;
+    crisp_limb c[64], b1[32], want0[32], want1[32], want[64], e = BENCH_RSA_E;
+    for (size_t i = 0; i < n; i++) c[i] = test_rand64();
+    c[n - 1] = key->n[n - 1] - 1; /* below n */
+    for (size_t i = 0; i < half; i++) b1[i] = c[i + half];
+    b1[half - 1] = key->q[half - 1] - 1; /* below q */
+    const char *name;
+    FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+      c[half - 1] = key->p[half - 1] - 1; /* c's low half below p, as b0 */
+      assert_int_equal(crisp_bn_mod_exp2(want0, want1, c, b1, key->dp, key->dq, half, key->p, key->q, half),
+                       CRISP_OK);
+      assert_int_equal(
+          crisp_bn_mod_exp_crt(want, c, key->p, key->q, key->dp, key->dq, key->qinv, half, &e, 1), CRISP_OK);
+      for (int before = 0; before < 2; before++) {
+#define PLACE(i, value, limbs) \
+  (before ? (crisp_limb *)memcpy(at_start(&g[i]), (value), (limbs)*LIMB) : place(&g[i], (value), (limbs)))
+        crisp_limb *b0p = PLACE(0, c, half), *b1p = PLACE(1, b1, half), *e0p = PLACE(2, key->dp, half),
+                   *e1p = PLACE(3, key->dq, half), *m0p = PLACE(4, key->p, half),
+                   *m1p = PLACE(5, key->q, half);
+        crisp_limb *r0 = before ? (crisp_limb *)at_start(&g[6]) : (crisp_limb *)at_end(&g[6], half * LIMB);
+        crisp_limb *r1 = before ? (crisp_limb *)at_start(&g[7]) : (crisp_limb *)at_end(&g[7], half * LIMB);
+        assert_int_equal(crisp_bn_mod_exp2(r0, r1, b0p, b1p, e0p, e1p, half, m0p, m1p, half), CRISP_OK);
+        assert_bytes_equal((const uint8_t *)r0, (const uint8_t *)want0, half * LIMB,
+                           "bn_mod_exp2 %s: %zu-bit key, guards %s\n", name, key->bits,
+                           before ? "before" : "after");
+        assert_bytes_equal((const uint8_t *)r1, (const uint8_t *)want1, half * LIMB,
+                           "bn_mod_exp2 %s: %zu-bit key, second lane\n", name, key->bits);
+        crisp_limb *cp = PLACE(0, c, n), *qinv = PLACE(6, key->qinv, half), *ep = PLACE(7, &e, 1);
+        crisp_limb *r = before ? (crisp_limb *)at_start(&g[8]) : (crisp_limb *)at_end(&g[8], n * LIMB);
+        assert_int_equal(crisp_bn_mod_exp_crt(r, cp, m0p, m1p, e0p, e1p, qinv, half, ep, 1), CRISP_OK);
+        assert_bytes_equal((const uint8_t *)r, (const uint8_t *)want, n * LIMB,
+                           "bn_mod_exp_crt over %s: %zu-bit key, guards %s\n", name, key->bits,
+                           before ? "before" : "after");
+#undef PLACE
+      }
+    }
+  }
+  for (int i = 0; i < OPERANDS; i++) guarded_free(&g[i]);
+}
+
 int main(void) {
   test_seed(0x626f756e64ull);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_md5_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_md5_many_guarded, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_md5_update_many_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_poly1305_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_chacha20_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_aead_arguments_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_products_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_montgomery_guarded, test_teardown_unpin),
       cmocka_unit_test_teardown(test_bn_adjacent, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_bn_exponentiations_guarded, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
