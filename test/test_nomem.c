@@ -255,6 +255,48 @@ static void test_mod_exp2_crt_nomem(void **state) {
   assert_true(injected > 0);
 }
 
+/* bn.h's order for the CRT: scratch memory comes before the checks of the
+ * key's values, which run in it. A bad key (an even p, c >= p q, a wrong
+ * qinv) gives CRISP_E_NOMEM when an allocation fails, r untouched, and its
+ * own status when none does; every bn_mod_exp2 implementation. */
+static void test_crt_nomem_before_key_checks(void **state) {
+  (void)state;
+  if (!allocator_is_ours()) skip();
+  enum { H = 16 };
+  crisp_limb p[H], q[H], dp[H], dq[H], qinv[H], c[2 * H], out[2 * H];
+  make_operands(p, c, dp, H, H);
+  make_operands(q, c, dq, H, H);
+  test_crt_partner(q, qinv, p, H);
+  test_fill_random(c, sizeof c);
+  c[2 * H - 1] >>= 2; /* below p q, whose top bits are set */
+  const char *name;
+  FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
+    for (int bad = 0; bad < 3; bad++) {
+      crisp_limb even_p[H], high_c[2 * H], wrong_qinv[H];
+      memcpy(even_p, p, sizeof p), memcpy(high_c, c, sizeof c), memcpy(wrong_qinv, qinv, sizeof qinv);
+      even_p[0] &= ~(crisp_limb)1;
+      memset(high_c, 0xff, sizeof high_c);
+      wrong_qinv[0] ^= 2;
+      const crt_case k = {
+          bad == 1 ? high_c : c, bad == 0 ? even_p : p, q, dp, dq, bad == 2 ? wrong_qinv : qinv, NULL, H};
+      const int own = bad == 1 ? CRISP_E_RANGE : CRISP_E_INVALID;
+      for (unsigned long which = 0; which <= 2; which++) {
+        for (size_t i = 0; i < 2 * H; i++) out[i] = POISON;
+        arm(which);
+        const int status = call_crt(out, &k);
+        disarm();
+        if (which == 1 && !failed) fail_msg("mod_exp_crt %s allocates nothing for a bad key", name);
+        const int expected = failed ? CRISP_E_NOMEM : own;
+        if (status != expected)
+          fail_msg("mod_exp_crt %s, bad key %d, allocation %lu failing: status %d, expected %d", name, bad,
+                   which, status, expected);
+        for (size_t i = 0; i < 2 * H; i++)
+          if (out[i] != POISON) fail_msg("mod_exp_crt %s, bad key %d: output limb %zu written", name, bad, i);
+      }
+    }
+  }
+}
+
 /* The calls that promise not to allocate do not. */
 static void test_no_allocation_elsewhere(void **state) {
   (void)state;
@@ -285,6 +327,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_mod_exp_nomem, test_teardown_unpin),
       cmocka_unit_test_teardown(test_mod_exp2_crt_nomem, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_crt_nomem_before_key_checks, test_teardown_unpin),
       cmocka_unit_test(test_no_allocation_elsewhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

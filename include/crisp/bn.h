@@ -113,11 +113,13 @@ CRISP_API int crisp_bn_mod_exp2(crisp_limb *r0, crisp_limb *r1, const crisp_limb
  * The first failing check gives the status, in this order:
  * CRISP_E_INVALID for a NULL pointer (e aside), half == 0 or e given with
  * en == 0; CRISP_E_RANGE when half > CRISP_BN_MONT_MAX_LIMBS / 2 or en is
- * too long; CRISP_E_INVALID for an overlap, an even p or q, p*q not
+ * too long; CRISP_E_INVALID for an overlap; CRISP_E_NOMEM when scratch
+ * memory cannot be allocated (the key's values are checked in it, so a bad
+ * key meets this first); CRISP_E_INVALID for an even p or q, p*q not
  * filling 2*half limbs, or p == q; CRISP_E_RANGE when c >= p*q or
- * qinv >= p; CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's inverse mod
- * p, and no qinv is when p and q share a factor); CRISP_E_NOMEM when
- * scratch memory cannot be allocated; CRISP_E_MISMATCH as above. So p and
+ * qinv >= p; CRISP_E_INVALID when qinv*q mod p is not 1 (qinv is not q's
+ * inverse mod p, and no qinv is when p and q share a factor);
+ * CRISP_E_MISMATCH as above. So p and
  * q are coprime whenever a result is returned, and the check, made mod p
  * and mod q, holds mod p*q. r is untouched on every error but
  * CRISP_E_MISMATCH. The checks on secret values run without branches: a
