@@ -215,9 +215,21 @@ static int call_stream(size_t len) {
 static int call_mul(size_t n) {
   return crisp_bn_mul(product, operand_x, n, operand_y, n);
 }
-/* The longer operand in blocks of the shorter one and a schoolbook rest. */
+/* Operands of unequal lengths, measured against the class of the shorter
+ * one, n, as bn.h states the bound: the longer in blocks of the shorter
+ * and a schoolbook rest, about 1.6 times as long, then as long as the
+ * buffers allow, each either way round. */
+static size_t longer_than(size_t n) {
+  const size_t longer = n + n / 2 + n / 8 + 1;
+  return longer < PRODUCT_LIMBS ? longer : PRODUCT_LIMBS;
+}
 static int call_mul_uneven(size_t n) {
-  return crisp_bn_mul(product, operand_x, n, operand_y, n / 2 + n / 8 + 1);
+  const int status = crisp_bn_mul(product, operand_x, longer_than(n), operand_y, n);
+  return status == CRISP_OK ? crisp_bn_mul(product, operand_y, n, operand_x, longer_than(n)) : status;
+}
+static int call_mul_longest(size_t n) {
+  const int status = crisp_bn_mul(product, operand_x, PRODUCT_LIMBS, operand_y, n);
+  return status == CRISP_OK ? crisp_bn_mul(product, operand_y, n, operand_x, PRODUCT_LIMBS) : status;
 }
 static int call_sqr(size_t n) {
   return crisp_bn_sqr(product, operand_x, n);
@@ -429,12 +441,19 @@ static const entry entries[] = {
      NULL,
      call_mul,
      CRISP_OK},
-    {"crisp_bn_mul (uneven)",
+    {"crisp_bn_mul (uneven, classed by the shorter)",
      CLASSED(2, 7, 12, 20),
      {CRISP_KERNEL_BN_MUL, NONE},
      product_sizes,
      NULL,
      call_mul_uneven,
+     CRISP_OK},
+    {"crisp_bn_mul (the longest by each length, classed by the shorter)",
+     CLASSED(2, 7, 12, 20),
+     {CRISP_KERNEL_BN_MUL, NONE},
+     product_sizes,
+     NULL,
+     call_mul_longest,
      CRISP_OK},
     {"crisp_bn_sqr",
      CLASSED(2, 6, 9, 16),
