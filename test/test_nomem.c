@@ -74,11 +74,16 @@ static void disarm(void) {
 
 /* ---- the checks -------------------------------------------------------- */
 
-#define MAX_LIMBS 64
+#define MAX_LIMBS 128
 #define POISON 0xa5a5a5a5a5a5a5a5ull
 
-/* Sizes where the kernels differ (the IFMA code takes some, not others). */
-static const size_t sizes[] = {1, 2, 8, 16, 17, 24, 32, 40, 48, 64};
+/* Sizes where the kernels differ (the IFMA code takes some, not others),
+ * and past 64 limbs, where only the generic ladder's table is allocated;
+ * emulated runs (test_scaled below 1) stop at 64. */
+static const size_t sizes[] = {1, 2, 8, 16, 17, 24, 32, 40, 48, 64, 65, 128};
+static size_t sizes_run(void) {
+  return test_scaled(4) < 4 ? sizeof sizes / sizeof sizes[0] - 2 : sizeof sizes / sizeof sizes[0];
+}
 
 static void make_operands(crisp_limb *m, crisp_limb *base, crisp_limb *exp, size_t n, size_t en) {
   test_fill_random(m, n * sizeof(crisp_limb));
@@ -112,7 +117,7 @@ static void test_mod_exp_nomem(void **state) {
   FOR_EACH_IMPL(CRISP_KERNEL_BN_MONT_MUL, name) {
     if (crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, name) != CRISP_OK)
       assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    for (size_t s = 0; s < sizes_run(); s++) {
       for (size_t en = 1; en <= 3; en += 2) {
         const size_t n = sizes[s];
         crisp_limb m[MAX_LIMBS], base[MAX_LIMBS], exp[MAX_LIMBS], expected[MAX_LIMBS], r[MAX_LIMBS];
@@ -227,8 +232,11 @@ static void test_mod_exp2_crt_nomem(void **state) {
       snprintf(what, sizeof what, "mod_exp2 %s n=%zu", name, n);
       injected += drive(call_mod_exp2, &c, out, 2 * n, expected, what);
     }
-    static const size_t halves[] = {2, 16};
-    for (size_t s = 0; s < sizeof halves / sizeof halves[0]; s++) {
+    /* the two-lane kernels' halves (16, 24, 32 limbs), emulated runs the
+     * smaller two only */
+    static const size_t halves[] = {2, 16, 24, 32};
+    const size_t halves_run = test_scaled(4) < 4 ? 2 : sizeof halves / sizeof halves[0];
+    for (size_t s = 0; s < halves_run; s++) {
       const size_t h = halves[s];
       crisp_limb p[MAX_LIMBS], q[MAX_LIMBS], dp[MAX_LIMBS], dq[MAX_LIMBS], qinv[MAX_LIMBS], c[2 * MAX_LIMBS];
       crisp_limb expected[2 * MAX_LIMBS], out[2 * MAX_LIMBS];
