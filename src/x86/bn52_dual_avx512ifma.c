@@ -142,6 +142,14 @@ static inline __attribute__((always_inline)) __m512i lanes_down(__m512i high, __
   }
 }
 
+/* The bits a reduction step carries out of the lowest digit t: y is chosen
+ * so that t + m0 y is 0 mod 2^52, so the low 52 bits of t and of m0 y sum
+ * to 0 (both zero) or to 2^52; the carry is t's bits above 52 plus one
+ * exactly when t's low 52 bits are not zero, found by an addition. */
+static inline uint64_t reduction_carry(uint64_t t) {
+  return (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
+}
+
 /* The two-lane almost-Montgomery product r[l] = a[l] b[l] 2^(-52 digits) mod
  * m[l] (below 2 m[l]), as crisp_bn52_amm for each lane; arrays are
  * 64-byte aligned, padded with zero digits to vectors * 8; r may alias a or
@@ -201,9 +209,7 @@ static inline __attribute__((always_inline)) void dual_product_body(
       if (precomputed) {
         const uint64_t t = lane0[l] + low[l][i];
         y = (t * k0[l]) & CRISP_BN52_MASK;
-        /* t + lo(m0 y) is t's part from 2^52 up, plus 2^52 unless t's
-         * low digit is zero (y is zero then): the carry needs no product */
-        dropped = (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
+        dropped = reduction_carry(t); /* needs no product */
         rest = next[l][i] + ((m1[l] * y) & CRISP_BN52_MASK) +
                (uint64_t)(((unsigned __int128)m0_up[l] * y) >> LIMB_BITS) + dropped;
       } else {
@@ -303,14 +309,6 @@ static inline __attribute__((always_inline)) __m512i dual_square_column(const ui
       _mm512_add_epi64(_mm512_add_epi64(low[0], low[1]), _mm512_alignr_epi64(high_sum, *high_before, 7));
   *high_before = high_sum;
   return _mm512_add_epi64(_mm512_add_epi64(cross, cross), diagonal);
-}
-
-/* The bits a reduction step carries out of the lowest digit t: y is chosen
- * so that t + m0 y is 0 mod 2^52, so the low 52 bits of t and of m0 y sum
- * to 0 (both zero) or to 2^52; the carry is t's bits above 52 plus one
- * exactly when t's low 52 bits are not zero, found by an addition. */
-static inline uint64_t reduction_carry(uint64_t t) {
-  return (t >> CRISP_BN52_BITS) + (((t & CRISP_BN52_MASK) + CRISP_BN52_MASK) >> CRISP_BN52_BITS);
 }
 
 /* The next lowest digit after a reduction step: the accumulator's lane
