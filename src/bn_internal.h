@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "arithmetic/bn_word.h"
+#include "crisp/bn.h"
 #include "impl.h"
 
 /* r2 = R^2 mod m, R = 2^(64n), for a modulus the caller has checked (odd,
@@ -41,6 +42,10 @@ int crisp_bn_mod_exp2_unchecked(const crisp_bn_exp_lane lane[2], size_t exponent
 int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
                                 const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv,
                                 size_t half, const crisp_limb *e, size_t en,
+                                void (*fault)(crisp_limb *m1, size_t half));
+
+/* crisp_bn_crt_key_exp with the same test hook. */
+int crisp_bn_crt_key_exp_hooked(crisp_limb *r, const crisp_limb *c, const crisp_bn_crt_key *key,
                                 void (*fault)(crisp_limb *m1, size_t half));
 
 #endif

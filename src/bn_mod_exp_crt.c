@@ -208,25 +208,62 @@ static crisp_limb not_inverse(const crt_scratch *s, const crisp_limb *p, const c
   return nonzero_mask(product_bits) & nonzero_mask(modulus_bits);
 }
 
-/* The whole computation; returns the masks' verdict as a status. */
-static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p,
-                                         const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
-                                         const crisp_limb *qinv, size_t h, const crisp_limb *e, size_t en,
-                                         void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
+/* What the key alone decides, as masks (all ones = bad): an even p or q,
+ * p q not filling 2h limbs or p == q (bad_key); qinv >= p (bad_qinv); qinv
+ * not q's inverse mod p (bad_inverse, clear when either of the others is
+ * set). */
+typedef struct crt_verdict {
+  crisp_limb bad_key, bad_qinv, bad_inverse;
+} crt_verdict;
+
+/* The key's part, before any c: n = p q, R^2 mod p and mod q into the
+ * scratch, and the key's verdict. */
+static crt_verdict crt_prepare(const crt_scratch *s, const crisp_limb *p, const crisp_limb *q,
+                               const crisp_limb *qinv, size_t h) {
   const size_t nn = 2 * h;
   const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
-  /* Key and range checks as masks (all ones = bad). */
+  crt_verdict v;
   crisp_active_bn_mul()->mul(s->n, p, h, q, h);
-  const crisp_limb bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]) | halves_equal(p, q, h);
-  const crisp_limb bad_range = ~bad_key & ~(0 - (bn_less_than(c, s->n, nn) & bn_less_than(qinv, p, h)));
+  v.bad_key = ~(0 - (p[0] & q[0] & 1)) | ~nonzero_mask(s->n[nn - 1]) | halves_equal(p, q, h);
+  v.bad_qinv = ~v.bad_key & ~(0 - bn_less_than(qinv, p, h));
+  half_r2_pair(s->r2p, s->r2q, p, q, h, pinv, qinvm);
+  v.bad_inverse = ~v.bad_key & ~v.bad_qinv & not_inverse(s, p, q, qinv, h, pinv);
+  return v;
+}
+
+/* The status the masks give, in the documented order. */
+static int verdict_status(crisp_limb invalid, crisp_limb range, crisp_limb mismatch) {
+  const crisp_limb code = (invalid & (crisp_limb)(0 - CRISP_E_INVALID)) |
+                          (range & (crisp_limb)(0 - CRISP_E_RANGE)) |
+                          (mismatch & (crisp_limb)(0 - CRISP_E_MISMATCH));
+  return -(int)code;
+}
+
+/* The key's values crt_apply reads beside the scratch's n and R^2s. */
+typedef struct crt_key_view {
+  const crisp_limb *p, *q, *dp, *dq, *qinv, *e;
+  size_t h, en;
+} crt_key_view;
+
+/* The computation for c, with n, R^2 mod p and mod q in the scratch and the
+ * key's verdict v; returns the masks' verdict as a status. */
+static __attribute__((noinline)) int crt_apply(crisp_limb *r, const crisp_limb *c, const crt_key_view *key,
+                                               crt_verdict v, void (*fault)(crisp_limb *, size_t),
+                                               const crt_scratch *s) {
+  const crisp_limb *const p = key->p, *const q = key->q, *const dp = key->dp, *const dq = key->dq;
+  const crisp_limb *const qinv = key->qinv, *const e = key->e;
+  const size_t h = key->h, en = key->en, nn = 2 * h;
+  const crisp_limb pinv = mont_inv(p[0]), qinvm = mont_inv(q[0]);
+  const crisp_limb bad_key = v.bad_key;
+  const crisp_limb bad_range = v.bad_qinv | (~bad_key & ~(0 - bn_less_than(c, s->n, nn)));
+  const crisp_limb bad_inverse = v.bad_inverse & ~bad_range;
 
   /* c mod p, c mod q */
-  half_r2_pair(s->r2p, s->r2q, p, q, h, pinv, qinvm);
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cp, s->wide, p, s->r2p, h, pinv, s->x);
   memcpy(s->wide, c, nn * LIMB_BYTES);
   reduce_wide(s->cq, s->wide, q, s->r2q, h, qinvm, s->x);
-  const crisp_limb bad_inverse = ~bad_key & ~bad_range & not_inverse(s, p, q, qinv, h, pinv);
+
   /* test only (meson -Dplant_leak=key): a branch on a bit of the key, which
    * the timing test's key target must catch; behind it an exponentiation
    * pair with a quarter of the exponents' limbs, so the leak is about the
@@ -276,38 +313,69 @@ static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, con
   /* r: untouched on a bad key or range, zero on a mismatch, else result. */
   const crisp_limb keep = bad_key | bad_range | bad_inverse, take = ~keep & ~mismatch;
   for (size_t i = 0; i < nn; i++) r[i] = (r[i] & keep) | (s->result[i] & take);
-  const crisp_limb code = ((bad_key | bad_inverse) & (crisp_limb)(0 - CRISP_E_INVALID)) |
-                          (bad_range & (crisp_limb)(0 - CRISP_E_RANGE)) |
-                          (mismatch & (crisp_limb)(0 - CRISP_E_MISMATCH));
-  return -(int)code;
+  return verdict_status(bad_key | bad_inverse, bad_range, mismatch);
+}
+
+/* The whole computation for the one-call form; not inlined, so that its
+ * frame lies below the caller's scrub. */
+static __attribute__((noinline)) int crt(crisp_limb *r, const crisp_limb *c, const crt_key_view *key,
+                                         void (*fault)(crisp_limb *, size_t), const crt_scratch *s) {
+  const crt_verdict v = crt_prepare(s, key->p, key->q, key->qinv, key->h);
+  return crt_apply(r, c, key, v, fault, s);
+}
+
+/* The scratch: one block of SCRATCH_HALVES * h limbs, NULL when it cannot
+ * be allocated. */
+static crisp_limb *scratch_new(crt_scratch *s, size_t h) {
+  crisp_limb *block = malloc(SCRATCH_HALVES * h * LIMB_BYTES);
+  if (!block) return NULL;
+  const size_t nn = 2 * h;
+  crisp_limb **const halves[] = {&s->cp, &s->cq, &s->m1, &s->m2, &s->r2p, &s->r2q, &s->base, &s->acc};
+  crisp_limb **const wides[] = {&s->wide, &s->n, &s->result, &s->x};
+  for (size_t i = 0; i < 8; i++) *halves[i] = block + i * h;
+  for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
+  return block;
+}
+
+/* The stack below the caller's frame and the scratch wiped, the scratch
+ * freed; inlined, so that the scrub starts below the caller's frame. */
+static inline __attribute__((always_inline)) void scratch_free(crisp_limb *block, size_t h) {
+  crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(h));
+  crisp_wipe(block, SCRATCH_HALVES * h * LIMB_BYTES);
+  free(block);
+}
+
+/* The checks on pointers, sizes and overlaps both forms make, in the
+ * documented order; r and c are NULL for crisp_bn_crt_key_new. */
+static int public_checks(const crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
+                         const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                         const crisp_limb *e, size_t en) {
+  if (!p || !q || !dp || !dq || !qinv || !half || (e && !en)) return CRISP_E_INVALID;
+  if (half > CRISP_BN_MONT_MAX_LIMBS / 2 || (e && en > SIZE_MAX / LIMB_BITS / 2)) return CRISP_E_RANGE;
+  if (!r) return CRISP_OK;
+  const size_t nn = 2 * half, wide = nn * LIMB_BYTES, narrow = half * LIMB_BYTES;
+  if (crisp_overlaps(r, wide, p, narrow) || crisp_overlaps(r, wide, q, narrow) ||
+      crisp_overlaps(r, wide, dp, narrow) || crisp_overlaps(r, wide, dq, narrow) ||
+      crisp_overlaps(r, wide, qinv, narrow) || (e && crisp_overlaps(r, wide, e, en * LIMB_BYTES)) ||
+      (r != c && crisp_overlaps(r, wide, c, wide)))
+    return CRISP_E_INVALID;
+  return CRISP_OK;
 }
 
 int crisp_bn_mod_exp_crt_hooked(crisp_limb *r, const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
                                 const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv,
                                 size_t half, const crisp_limb *e, size_t en,
                                 void (*fault)(crisp_limb *m1, size_t half)) {
-  if (!r || !c || !p || !q || !dp || !dq || !qinv || !half || (e && !en)) return CRISP_E_INVALID;
-  if (half > CRISP_BN_MONT_MAX_LIMBS / 2 || (e && en > SIZE_MAX / LIMB_BITS / 2)) return CRISP_E_RANGE;
-  const size_t h = half, nn = 2 * half, wide = nn * LIMB_BYTES, narrow = h * LIMB_BYTES;
-  if (crisp_overlaps(r, wide, p, narrow) || crisp_overlaps(r, wide, q, narrow) ||
-      crisp_overlaps(r, wide, dp, narrow) || crisp_overlaps(r, wide, dq, narrow) ||
-      crisp_overlaps(r, wide, qinv, narrow) || (e && crisp_overlaps(r, wide, e, en * LIMB_BYTES)) ||
-      (r != c && crisp_overlaps(r, wide, c, wide)))
-    return CRISP_E_INVALID;
-
-  const size_t limbs = SCRATCH_HALVES * h;
-  crisp_limb *block = malloc(limbs * LIMB_BYTES);
-  if (!block) return CRISP_E_NOMEM;
+  if (!r || !c) return CRISP_E_INVALID;
+  const int checked = public_checks(r, c, p, q, dp, dq, qinv, half, e, en);
+  if (checked != CRISP_OK) return checked;
   crt_scratch s;
-  crisp_limb **const halves[] = {&s.cp, &s.cq, &s.m1, &s.m2, &s.r2p, &s.r2q, &s.base, &s.acc};
-  crisp_limb **const wides[] = {&s.wide, &s.n, &s.result, &s.x};
-  for (size_t i = 0; i < 8; i++) *halves[i] = block + i * h;
-  for (size_t i = 0; i < 4; i++) *wides[i] = block + 8 * h + i * nn;
+  crisp_limb *block = scratch_new(&s, half);
+  if (!block) return CRISP_E_NOMEM;
   /* r is written last, after the check has read c: r == c is safe. */
-  const int status = crt(r, c, p, q, dp, dq, qinv, h, e, en, fault, &s);
-  crisp_scrub_below(CRISP_SCRUB_EXP_BYTES(h));
-  crisp_wipe(block, limbs * LIMB_BYTES);
-  free(block);
+  const crt_key_view key = {p, q, dp, dq, qinv, e, half, en};
+  const int status = crt(r, c, &key, fault, &s);
+  scratch_free(block, half);
   return status;
 }
 
@@ -315,4 +383,87 @@ int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const crisp_limb *p
                          const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
                          const crisp_limb *e, size_t en) {
   return crisp_bn_mod_exp_crt_hooked(r, c, p, q, dp, dq, qinv, half, e, en, NULL);
+}
+
+/* A prepared key: the caller's values copied, and what crt_prepare found
+ * (n, R^2 mod p and mod q), all in limbs[]. */
+struct crisp_bn_crt_key {
+  size_t half, en, limbs_count;
+  crisp_limb *p, *q, *dp, *dq, *qinv, *e, *n, *r2p, *r2q;
+  crisp_limb limbs[];
+};
+
+/* The key's verdict on its own values, with n and the R^2s copied into
+ * key when it is good; not inlined, so that its frame lies below the
+ * caller's scrub. */
+static __attribute__((noinline)) int key_prepare(crisp_bn_crt_key *key, const crt_scratch *s) {
+  const size_t h = key->half;
+  const crt_verdict v = crt_prepare(s, key->p, key->q, key->qinv, h);
+  const int status = verdict_status(v.bad_key | v.bad_inverse, v.bad_qinv, 0);
+  memcpy(key->n, s->n, 2 * h * LIMB_BYTES);
+  memcpy(key->r2p, s->r2p, h * LIMB_BYTES);
+  memcpy(key->r2q, s->r2q, h * LIMB_BYTES);
+  return status;
+}
+
+void crisp_bn_crt_key_free(crisp_bn_crt_key *key) {
+  if (!key) return;
+  crisp_wipe(key, sizeof *key + key->limbs_count * LIMB_BYTES);
+  free(key);
+}
+
+int crisp_bn_crt_key_new(crisp_bn_crt_key **out, const crisp_limb *p, const crisp_limb *q,
+                         const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
+                         const crisp_limb *e, size_t en) {
+  if (!out) return CRISP_E_INVALID;
+  *out = NULL;
+  const int checked = public_checks(NULL, NULL, p, q, dp, dq, qinv, half, e, en);
+  if (checked != CRISP_OK) return checked;
+  const size_t h = half, e_limbs = e ? en : 0, count = 9 * h + e_limbs;
+  crisp_bn_crt_key *key = malloc(sizeof *key + count * LIMB_BYTES);
+  if (!key) return CRISP_E_NOMEM;
+  crt_scratch s;
+  crisp_limb *block = scratch_new(&s, h);
+  if (!block) {
+    free(key);
+    return CRISP_E_NOMEM;
+  }
+  key->half = h, key->en = e_limbs, key->limbs_count = count;
+  crisp_limb **const parts[] = {&key->p, &key->q, &key->dp, &key->dq, &key->qinv, &key->r2p, &key->r2q};
+  const crisp_limb *const from[] = {p, q, dp, dq, qinv};
+  for (size_t i = 0; i < 7; i++) *parts[i] = key->limbs + i * h;
+  for (size_t i = 0; i < 5; i++) memcpy(*parts[i], from[i], h * LIMB_BYTES);
+  key->n = key->limbs + 7 * h;
+  key->e = e ? key->n + 2 * h : NULL;
+  if (e) memcpy(key->e, e, en * LIMB_BYTES);
+  const int status = key_prepare(key, &s);
+  scratch_free(block, h);
+  if (status != CRISP_OK) {
+    crisp_bn_crt_key_free(key);
+    return status;
+  }
+  *out = key;
+  return CRISP_OK;
+}
+
+int crisp_bn_crt_key_exp_hooked(crisp_limb *r, const crisp_limb *c, const crisp_bn_crt_key *key,
+                                void (*fault)(crisp_limb *m1, size_t half)) {
+  if (!r || !c || !key) return CRISP_E_INVALID;
+  const size_t h = key->half, wide = 2 * h * LIMB_BYTES;
+  if (r != c && crisp_overlaps(r, wide, c, wide)) return CRISP_E_INVALID;
+  crt_scratch s;
+  crisp_limb *block = scratch_new(&s, h);
+  if (!block) return CRISP_E_NOMEM;
+  memcpy(s.n, key->n, wide);
+  memcpy(s.r2p, key->r2p, h * LIMB_BYTES);
+  memcpy(s.r2q, key->r2q, h * LIMB_BYTES);
+  const crt_key_view view = {key->p, key->q, key->dp, key->dq, key->qinv, key->e, h, key->en};
+  const crt_verdict good = {0, 0, 0};
+  const int status = crt_apply(r, c, &view, good, fault, &s);
+  scratch_free(block, h);
+  return status;
+}
+
+int crisp_bn_crt_key_exp(crisp_limb *r, const crisp_limb *c, const crisp_bn_crt_key *key) {
+  return crisp_bn_crt_key_exp_hooked(r, c, key, NULL);
 }

@@ -522,6 +522,73 @@ static void row_bn_mod_exp_crt(void) {
   expect(crisp_bn_mod_exp_crt(r, c, p, q, d, d, qinv, N, e, 1), CRISP_OK, "crt");
 }
 
+/* The prepared key: every NULL and size refusal of crisp_bn_mod_exp_crt's
+ * key arguments, with *key set to NULL on each, then the operation's own. */
+static void row_bn_crt_key_new(void) {
+  crisp_limb q[N], qinv[N];
+  const crisp_limb *p = modulus, *d = one, *e = one;
+  test_crt_partner(q, qinv, p, N);
+  crisp_bn_crt_key *key = (crisp_bn_crt_key *)&key;
+  expect(crisp_bn_crt_key_new(NULL, p, q, d, d, qinv, N, e, 1), CRISP_E_INVALID, "crt_key_new(NULL key)");
+#define EXPECT_NO_KEY(call, status, what)                            \
+  do {                                                               \
+    key = (crisp_bn_crt_key *)&key;                                  \
+    expect(call, status, what);                                      \
+    if (key) fail_msg("%s: *key is not NULL after the error", what); \
+  } while (0)
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, NULL, q, d, d, qinv, N, e, 1), CRISP_E_INVALID,
+                "crt_key_new(NULL p)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, NULL, d, d, qinv, N, e, 1), CRISP_E_INVALID,
+                "crt_key_new(NULL q)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, NULL, d, qinv, N, e, 1), CRISP_E_INVALID,
+                "crt_key_new(NULL dp)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, NULL, qinv, N, e, 1), CRISP_E_INVALID,
+                "crt_key_new(NULL dq)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, NULL, N, e, 1), CRISP_E_INVALID,
+                "crt_key_new(NULL qinv)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, 0, e, 1), CRISP_E_INVALID,
+                "crt_key_new(half 0)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, N, e, 0), CRISP_E_INVALID,
+                "crt_key_new(e, en 0)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, CRISP_BN_MONT_MAX_LIMBS / 2 + 1, e, 1),
+                CRISP_E_RANGE, "crt_key_new(half too long)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, SIZE_MAX, e, 1), CRISP_E_RANGE,
+                "crt_key_new(half SIZE_MAX)");
+  EXPECT_NO_KEY(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, N, e, SIZE_MAX), CRISP_E_RANGE,
+                "crt_key_new(en SIZE_MAX)");
+#undef EXPECT_NO_KEY
+  expect(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, N, NULL, 0), CRISP_OK, "crt_key_new(NULL e)");
+  crisp_bn_crt_key_free(key);
+  expect(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, N, e, 1), CRISP_OK, "crt_key_new");
+  crisp_bn_crt_key_free(key);
+}
+
+static void row_bn_crt_key_exp(void) {
+  crisp_limb q[N], qinv[N], c[2 * N] = {12345, 678}, r[2 * N], want[2 * N];
+  const crisp_limb *p = modulus, *d = one, *e = one;
+  test_crt_partner(q, qinv, p, N);
+  crisp_bn_crt_key *key = NULL;
+  expect(crisp_bn_crt_key_new(&key, p, q, d, d, qinv, N, e, 1), CRISP_OK, "crt_key_new");
+  fill_limbs(r, 2 * N);
+  expect(crisp_bn_crt_key_exp(NULL, c, key), CRISP_E_INVALID, "crt_key_exp(NULL r)");
+  expect(crisp_bn_crt_key_exp(r, NULL, key), CRISP_E_INVALID, "crt_key_exp(NULL c)");
+  expect(crisp_bn_crt_key_exp(r, c, NULL), CRISP_E_INVALID, "crt_key_exp(NULL key)");
+  expect(crisp_bn_crt_key_exp(c + 1, c, key), CRISP_E_INVALID, "crt_key_exp(r overlapping c)");
+  expect_limbs_guarded(r, 2 * N, "crisp_bn_crt_key_exp refused");
+  /* dp = dq = 1: r = c, as the one-call form's */
+  expect(crisp_bn_crt_key_exp(r, c, key), CRISP_OK, "crt_key_exp");
+  expect(crisp_bn_mod_exp_crt(want, c, p, q, d, d, qinv, N, e, 1), CRISP_OK, "crt");
+  if (memcmp(r, want, sizeof r) || memcmp(r, c, sizeof r)) fail_msg("crisp_bn_crt_key_exp: r is not c");
+  memcpy(r, c, sizeof r);
+  expect(crisp_bn_crt_key_exp(r, r, key), CRISP_OK, "crt_key_exp(r == c)");
+  if (memcmp(r, want, sizeof r)) fail_msg("crisp_bn_crt_key_exp in place: r is not c");
+  crisp_bn_crt_key_free(key);
+}
+
+static void row_bn_crt_key_free(void) {
+  crisp_bn_crt_key_free(NULL); /* documented: NULL is allowed */
+}
+
 /* ---- dispatch, errors, version ----------------------------------------- */
 
 /* The string functions take no pointer and never return NULL. */
@@ -639,6 +706,9 @@ static const api_row rows[] = {
     ROW(crisp_bn_mod_exp, row_bn_mod_exp),
     ROW(crisp_bn_mod_exp2, row_bn_mod_exp2),
     ROW(crisp_bn_mod_exp_crt, row_bn_mod_exp_crt),
+    ROW(crisp_bn_crt_key_new, row_bn_crt_key_new),
+    ROW(crisp_bn_crt_key_exp, row_bn_crt_key_exp),
+    ROW(crisp_bn_crt_key_free, row_bn_crt_key_free),
     ROW(crisp_kernel_name, row_kernel_name),
     ROW(crisp_impl_name, row_impl_name),
     ROW(crisp_impl_reason, row_impl_reason),

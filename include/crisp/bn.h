@@ -129,6 +129,41 @@ CRISP_API int crisp_bn_mod_exp_crt(crisp_limb *r, const crisp_limb *c, const cri
                                    const crisp_limb *q, const crisp_limb *dp, const crisp_limb *dq,
                                    const crisp_limb *qinv, size_t half, const crisp_limb *e, size_t en);
 
+/* A private key prepared once for many crisp_bn_crt_key_exp calls: the
+ * same operation as crisp_bn_mod_exp_crt, with the key's checks and its
+ * precomputation (p q, R^2 mod p and mod q) made once, as OpenSSL keeps a
+ * key's Montgomery contexts. The key holds copies of p, q, dp, dq, qinv and
+ * e (the caller may wipe its own at once) and is read-only after
+ * crisp_bn_crt_key_new: threads may share one. Each call uses the
+ * implementations active when it runs. */
+typedef struct crisp_bn_crt_key crisp_bn_crt_key;
+
+/* *key = a new prepared key from the arguments of crisp_bn_mod_exp_crt
+ * (without r and c), with the same checks and errors in the same order,
+ * less those on r and c: CRISP_E_INVALID for a NULL pointer (e aside; key
+ * included), half == 0 or e given with en == 0; CRISP_E_RANGE for half or
+ * en too large; CRISP_E_NOMEM; CRISP_E_INVALID for an even p or q, p*q not
+ * filling 2*half limbs or p == q; CRISP_E_RANGE when qinv >= p;
+ * CRISP_E_INVALID when qinv is not q's inverse mod p. *key is NULL on
+ * every error (when key is not NULL). The checks on the key's values run
+ * without branches, as crisp_bn_mod_exp_crt's. Free with
+ * crisp_bn_crt_key_free. Stack: as crisp_bn_mod_exp_crt's. */
+CRISP_API int crisp_bn_crt_key_new(crisp_bn_crt_key **key, const crisp_limb *p, const crisp_limb *q,
+                                   const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv,
+                                   size_t half, const crisp_limb *e, size_t en);
+
+/* r = c^d mod p*q for the prepared key: crisp_bn_mod_exp_crt's result,
+ * fault check (when the key has e), constant time and overlap rule (r may
+ * equal c, no other overlap). CRISP_E_INVALID for a NULL pointer or r
+ * overlapping c otherwise; CRISP_E_NOMEM when scratch memory cannot be
+ * allocated; CRISP_E_RANGE when c >= p*q; CRISP_E_MISMATCH as
+ * crisp_bn_mod_exp_crt's (r wiped to zero). r is untouched on every other
+ * error. Stack: as crisp_bn_mod_exp_crt's. */
+CRISP_API int crisp_bn_crt_key_exp(crisp_limb *r, const crisp_limb *c, const crisp_bn_crt_key *key);
+
+/* Wipes and frees a key from crisp_bn_crt_key_new; NULL is allowed. */
+CRISP_API void crisp_bn_crt_key_free(crisp_bn_crt_key *key);
+
 #ifdef __cplusplus
 }
 #endif
