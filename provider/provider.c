@@ -76,8 +76,13 @@ typedef struct provider_instance {
 
 /* The parameter names of crisp_provider.calls, in CRISP_PROV_CALLS_ order. */
 static const char *const call_counter_names[CRISP_PROV_CALLS_COUNT] = {
-    "crisp.calls.md5",      "crisp.calls.poly1305",   "crisp.calls.chacha20", "crisp.calls.chacha20-poly1305",
-    "crisp.calls.rsa-sign", "crisp.calls.rsa-verify",
+    "crisp.calls.md5",
+    "crisp.calls.poly1305",
+    "crisp.calls.chacha20",
+    "crisp.calls.chacha20-poly1305",
+    "crisp.calls.rsa-sign",
+    "crisp.calls.rsa-verify",
+    "crisp.calls.rsa-sign-prepared",
 };
 
 static const OSSL_PARAM *gettable_params(void *provctx) {

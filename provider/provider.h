@@ -20,7 +20,7 @@ typedef struct crisp_provider {
   OSSL_FUNC_core_vset_error_fn *vset_error;
   /* Calls into crisp's kernels by algorithm (CRISP_PROV_CALLS_*), read as
    * the gettable parameters "crisp.calls.NAME": proof that crisp ran. */
-  unsigned long long calls[6];
+  unsigned long long calls[7];
 } crisp_provider;
 
 /* The counters of crisp_provider.calls; their parameter names are in
@@ -30,10 +30,13 @@ enum {
   CRISP_PROV_CALLS_POLY1305,
   CRISP_PROV_CALLS_CHACHA20,
   CRISP_PROV_CALLS_CHACHA20_POLY1305,
-  CRISP_PROV_CALLS_RSA_SIGN,   /* private operations (crisp_bn_mod_exp_crt) */
-  CRISP_PROV_CALLS_RSA_VERIFY, /* public operations */
+  CRISP_PROV_CALLS_RSA_SIGN,          /* private operations */
+  CRISP_PROV_CALLS_RSA_VERIFY,        /* public operations */
+  CRISP_PROV_CALLS_RSA_SIGN_PREPARED, /* the private operations on a key prepared at import */
   CRISP_PROV_CALLS_COUNT
 };
+_Static_assert(CRISP_PROV_CALLS_COUNT == sizeof((crisp_provider *)0)->calls / sizeof(unsigned long long),
+               "one counter a name");
 
 /* Counts one call into a kernel; relaxed, since only the total matters. */
 static inline void crisp_provider_count(crisp_provider *provider, int counter) {

@@ -31,6 +31,7 @@ static void *rsa_new(void *provctx) {
 }
 
 static void rsa_clear(crisp_rsa_key *key) {
+  crisp_bn_crt_key_free(key->crt_key);
   if (key->storage) OPENSSL_clear_free(key->storage, key->storage_limbs * sizeof *key->storage);
   const crisp_provider *provider = key->provider;
   memset(key, 0, sizeof *key);
@@ -162,6 +163,12 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
       return 0;
     }
     key->crt_makes_n = makes_n;
+    /* Checked and set up once here rather than at every signature; a
+     * refusal or a failed allocation leaves crt_key NULL and signing to
+     * the one-call form, which reports it. */
+    if (makes_n && 2 * key->half == key->limbs)
+      (void)crisp_bn_crt_key_new(&key->crt_key, key->p, key->q, key->dp, key->dq, key->qinv, key->half,
+                                 key->e, key->e_limbs);
   }
   return 1;
 }

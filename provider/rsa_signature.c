@@ -1,7 +1,8 @@
 /* provider/rsa_signature.c - RSA signatures, PKCS#1 v1.5 and PSS, on
  * pre-hashed input (EVP_PKEY_sign / EVP_PKEY_verify) and on messages
  * (EVP_DigestSign / EVP_DigestVerify, hashed by a digest fetched from the
- * child library context). The private operation is crisp_bn_mod_exp_crt
+ * child library context). The private operation is crisp_bn_crt_key_exp on
+ * the key prepared at import (crisp_bn_mod_exp_crt when it could not be),
  * given the public exponent, so its result is checked before release;
  * verification is the public exponentiation on crisp's Montgomery
  * multiplication (rsa_public.c). */
@@ -358,9 +359,12 @@ static int private_operation(const rsa_signature *context, unsigned char *signat
   int status, bad_crt = 0;
   if (key->has_crt && 2 * key->half == limbs) {
     status = !key->crt_makes_n ? CRISP_E_INVALID
+             : key->crt_key    ? crisp_bn_crt_key_exp(result, message, key->crt_key)
                                : crisp_bn_mod_exp_crt(result, message, key->p, key->q, key->dp, key->dq,
                                                       key->qinv, key->half, key->e, key->e_limbs);
     bad_crt = status == CRISP_E_INVALID || status == CRISP_E_RANGE;
+    if (key->crt_makes_n && key->crt_key)
+      crisp_provider_count(context->provider, CRISP_PROV_CALLS_RSA_SIGN_PREPARED);
   } else {
     status = crisp_bn_mod_exp(result, message, key->d, limbs, key->n, limbs);
     if (status == CRISP_OK) status = crisp_rsa_public_operation(key, check, result);

@@ -8,6 +8,8 @@
  * Skipped stanzas are counted apart; the test fails if any case failed or
  * no stanza passed. */
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -703,6 +705,14 @@ static size_t algorithm_id(EVP_PKEY *key, const char *properties, const char *md
   return length;
 }
 
+/* The provider's count of private operations on a key it prepared at
+ * import (crisp_bn_crt_key_new); ULLONG_MAX when it cannot be read. */
+static unsigned long long prepared_signs(void) {
+  uint64_t calls = 0;
+  OSSL_PARAM params[] = {OSSL_PARAM_uint64("crisp.calls.rsa-sign-prepared", &calls), OSSL_PARAM_END};
+  return OSSL_PROVIDER_get_params(crisp_provider, params) && OSSL_PARAM_modified(params) ? calls : ULLONG_MAX;
+}
+
 static void run_misuse(void) {
   EVP_PKEY *key = EVP_PKEY_Q_keygen(libctx, DEFAULT_ONLY, "RSA", (size_t)2048);
   unsigned char signature[512];
@@ -763,8 +773,11 @@ static void run_misuse(void) {
 
   EVP_PKEY *d_only = crisp_key_from(key, 0, 0);
   check(d_only != NULL, "a key of n, e, d imported into crisp");
+  unsigned long long prepared = prepared_signs();
   check(d_only && crisp_sign(d_only, signature, sizeof signature, &length) > 0 && length == 256,
         "a key without CRT components signs through the d path");
+  check(prepared != ULLONG_MAX && prepared_signs() == prepared,
+        "a key without CRT components is not prepared");
   EVP_PKEY_CTX *verify_context = EVP_PKEY_CTX_new_from_pkey(libctx, key, DEFAULT_ONLY);
   unsigned char hash123[32] = {1, 2, 3};
   check(verify_context && EVP_PKEY_verify_init(verify_context) > 0 &&
@@ -783,14 +796,19 @@ static void run_misuse(void) {
 
   EVP_PKEY *faulty = crisp_key_from(key, 1, 2);
   check(faulty != NULL, "a key whose dP is off by 2 imports (crisp cannot see it)");
+  prepared = prepared_signs();
   check(faulty && crisp_sign(faulty, signature, sizeof signature, &length) <= 0 &&
             crisp_error("failed its check") && untouched(signature, sizeof signature),
         "a wrong dP makes crisp's fault check refuse, and no signature is released");
+  check(prepared_signs() == prepared + 1, "the wrong dP was refused by the prepared key's fault check");
   EVP_PKEY_free(faulty);
 
   EVP_PKEY *good = crisp_key_from(key, 1, 0);
-  check(good && crisp_sign(good, signature, sizeof signature, &length) > 0,
-        "the same key with its true dP signs");
+  prepared = prepared_signs();
+  check(good && crisp_sign(good, signature, sizeof signature, &length) > 0 &&
+            crisp_sign(good, signature, sizeof signature, &length) > 0,
+        "the same key with its true dP signs, twice");
+  check(prepared_signs() == prepared + 2, "both signatures ran on the key prepared at import");
   check(good && EVP_PKEY_get_bits(good) == 2048 && EVP_PKEY_get_security_bits(good) == 112 &&
             EVP_PKEY_get_size(good) == 256,
         "a crisp key's bits, security bits and size");
@@ -820,9 +838,11 @@ static void run_misuse(void) {
   EVP_PKEY_free(mixed);
   EVP_PKEY_free(other);
   EVP_PKEY *wrong_qinv = crisp_key_changed(key, 1, 7, 2);
+  prepared = prepared_signs();
   check(wrong_qinv && crisp_sign(wrong_qinv, signature, sizeof signature, &length) <= 0 &&
             crisp_error("CRT components disagree") && untouched(signature, sizeof signature),
         "a key whose qInv is off by 2 refused as a bad key, nothing written");
+  check(prepared_signs() == prepared, "a key crisp_bn_crt_key_new refuses is not prepared");
   EVP_PKEY_free(wrong_qinv);
 
   /* PSS settings read back: the salt length as libcrypto asks for it (a
