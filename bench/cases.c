@@ -32,8 +32,8 @@ static int bignum_init(bench_case *c, uint64_t *random) {
   /* Below the modulus: a smaller top limb suffices. */
   c->x[n - 1] %= c->modulus[n - 1];
   c->y[n - 1] %= c->modulus[n - 1];
-  /* rsa_private: n of a fixed key, the input c below it */
-  if (!strcmp(c->kernel, "rsa_private")) {
+  /* rsa_private and rsa_private_once: n of a fixed key, the input c below it */
+  if (!strcmp(c->kernel, "rsa_private") || !strcmp(c->kernel, "rsa_private_once")) {
     c->rsa = bench_rsa_key_for(c->size);
     if (!c->rsa || 2 * c->rsa->half != n) return -1;
     memcpy(c->modulus, c->rsa->n, n * sizeof *c->modulus);
