@@ -6,7 +6,7 @@
  * and the pins, so every front-end load races a store, and a one-shot
  * AEAD call whose path were chosen by one implementation and run by
  * another would write past a frame (ASan in the sanitize stage) or give a
- * wrong result. Built with -fsanitize=thread in the
+ * wrong result. A third shares one prepared CRT key among threads. Built with -fsanitize=thread in the
  * test command's tsan stage, where any data race fails the run. */
 #include <pthread.h>
 #include <sched.h>
@@ -278,12 +278,63 @@ static void test_use_while_changing(void **state) {
     if (failures[i]) fail_msg("worker %d: %d wrong results while the selection changed", i, failures[i]);
 }
 
+/* One prepared CRT key shared by the workers while the changers move the
+ * selection: the header promises the key is read-only after
+ * crisp_bn_crt_key_new, so threads may share it (a data race fails the
+ * tsan stage), and each call's result must be the one-call form's. The
+ * key is no RSA key (q = p - 2, no e): the operation is defined for any
+ * odd coprime halves. */
+enum { CRT_INPUTS = 4, CRT_ROUNDS = 6 };
+static crisp_bn_crt_key *shared_key;
+static crisp_limb crt_c[CRT_INPUTS][2 * LIMBS], crt_want[CRT_INPUTS][2 * LIMBS];
+
+static void *crt_key_thread(void *arg) {
+  int *failures = arg;
+  while (changers_started < CHANGERS) sched_yield();
+  for (int round = 0; round < CRT_ROUNDS; round++)
+    for (int i = 0; i < CRT_INPUTS; i++) {
+      crisp_limb r[2 * LIMBS];
+      *failures +=
+          crisp_bn_crt_key_exp(r, crt_c[i], shared_key) != CRISP_OK || memcmp(r, crt_want[i], sizeof r) != 0;
+    }
+  workers_done++;
+  return NULL;
+}
+
+static void test_shared_crt_key(void **state) {
+  (void)state;
+  crisp_limb q[LIMBS], qinv[LIMBS], dp[LIMBS], dq[LIMBS];
+  test_crt_partner(q, qinv, modulus, LIMBS);
+  test_fill_random(dp, sizeof dp);
+  test_fill_random(dq, sizeof dq);
+  test_fill_random(crt_c, sizeof crt_c);
+  for (int i = 0; i < CRT_INPUTS; i++) {
+    crt_c[i][2 * LIMBS - 1] >>= 2; /* below p q, whose top bit is set */
+    assert_int_equal(crisp_bn_mod_exp_crt(crt_want[i], crt_c[i], modulus, q, dp, dq, qinv, LIMBS, NULL, 0),
+                     CRISP_OK);
+  }
+  assert_int_equal(crisp_bn_crt_key_new(&shared_key, modulus, q, dp, dq, qinv, LIMBS, NULL, 0), CRISP_OK);
+  pthread_t workers[WORKERS], changers[CHANGERS];
+  int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
+  workers_done = changers_started = 0;
+  for (int i = 0; i < WORKERS; i++)
+    assert_int_equal(pthread_create(&workers[i], NULL, crt_key_thread, &failures[i]), 0);
+  for (int i = 0; i < CHANGERS; i++)
+    assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
+  for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(workers[i], NULL), 0);
+  for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_join(changers[i], NULL), 0);
+  crisp_bn_crt_key_free(shared_key);
+  for (int i = 0; i < WORKERS; i++)
+    if (failures[i]) fail_msg("worker %d: %d wrong results from the shared CRT key", i, failures[i]);
+}
+
 int main(void) {
   test_seed(0x746872656164ull);
   make_operands(); /* no crisp call before the first test's barrier */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_concurrent_first_use, test_teardown_unpin),
       cmocka_unit_test_teardown(test_use_while_changing, test_teardown_unpin),
+      cmocka_unit_test_teardown(test_shared_crt_key, test_teardown_unpin),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
