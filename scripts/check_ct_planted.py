@@ -9,7 +9,8 @@ timing test the branch, whose extra work it can time. A load from a small
 table stays in L1 and costs the same for every index, so the timing
 test's verdict on the table plant is shown, not asserted.
 -Dplant_leak=key branches on bit 8 of p in the RSA CRT: the timing test's
-targets that vary the key (fixed against a pool) must all report it.
+targets that vary the key (fixed against a pool), the one-call form's and
+the prepared key's (key_exp), must all report it.
 The timing test's power falls when other work shares the machine; a
 target that must report a plant and did not is measured again with four
 times the samples (t grows with their square root) before it counts as
@@ -108,6 +109,8 @@ def main():
     elif plant == "key":
         keys = [line for line in check.timing(builds[0], "rsa_private")
                 if re.search(r"^rsa_private .* key fixed/pool ", line)]
+        if not any(" key_exp key fixed/pool " in line for line in keys):
+            check.fail("timing test has no rsa_private key_exp key fixed/pool target (the prepared key)")
         if not keys or not all(line.endswith("LEAK") for line in keys):
             check.fail("timing test did not report the key plant in every rsa_private key fixed/pool target")
     else:

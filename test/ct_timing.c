@@ -2,8 +2,9 @@
  * implementation this CPU supports, assembly included, two classes of
  * secret input are timed call by call in random order - one fixed secret
  * against fresh random secrets, for bn_mod_exp also a low-weight exponent
- * against random ones, for the RSA private operation also one fixed key
- * against keys from a pool - and Welch's t-test compares the two
+ * against random ones, for the RSA private operation (one call, and a
+ * prepared key's crisp_bn_crt_key_exp) also one fixed key against keys
+ * from a pool - and Welch's t-test compares the two
  * distributions of cycle counts, whole and cropped at several percentiles
  * (a constant-time kernel has the same distribution for both classes; a
  * leak shifts one of them). The largest |t| of each target is printed; a
@@ -273,6 +274,10 @@ static void run_crt(void) {
  * check's powers. */
 #define RSA_POOL_KEYS 32
 #define RSA_KEY_SAMPLES 5000
+/* the prepared key's targets: c secret, then the key secret (more samples:
+ * several prepared keys per class add to the spread) */
+#define PREPARED_C_SAMPLES 1000
+#define PREPARED_KEY_SAMPLES 2000
 static ct_rsa_key rsa_pool[RSA_POOL_KEYS], rsa_fixed_key;
 
 static void setup_rsa_keys(size_t half) {
@@ -290,6 +295,53 @@ static void setup_rsa_keys(size_t half) {
 
 static void prepare_rsa_key(int cls) {
   select_class(&rsa.key, &rsa_pool[test_rand_below(RSA_POOL_KEYS)], &rsa_fixed_key, sizeof rsa.key, cls);
+}
+
+/* The same through a prepared key (crisp_bn_crt_key_new outside the timed
+ * region, crisp_bn_crt_key_exp timed): c the secret of the class on the
+ * fixed key, or the key the secret, c fixed. A prepared key cannot be
+ * copied into one working buffer (it is opaque), so each class draws from
+ * RSA_POOL_KEYS prepared keys made in turns, the fixed class from as many
+ * copies of the fixed key: both classes reach the same number of
+ * allocations, laid out alike. */
+static crisp_bn_crt_key *prepared_pool[RSA_POOL_KEYS], *prepared_fixed[RSA_POOL_KEYS];
+static const crisp_bn_crt_key *prepared_key;
+
+static crisp_bn_crt_key *prepare_crt_key(const ct_rsa_key *key) {
+  crisp_bn_crt_key *prepared = NULL;
+  const int status =
+      crisp_bn_crt_key_new(&prepared, key->p, key->q, key->dp, key->dq, key->qinv, rsa.half, rsa_e, 1);
+  if (status != CRISP_OK) ct_fail("crisp_bn_crt_key_new = %d on a real key", status);
+  return prepared;
+}
+
+static void setup_prepared_keys(void) {
+  for (size_t k = 0; k < RSA_POOL_KEYS; k++) {
+    prepared_fixed[k] = prepare_crt_key(&rsa_fixed_key);
+    prepared_pool[k] = prepare_crt_key(&rsa_pool[k]);
+  }
+}
+
+static void free_prepared_keys(void) {
+  for (size_t k = 0; k < RSA_POOL_KEYS; k++) {
+    crisp_bn_crt_key_free(prepared_fixed[k]);
+    crisp_bn_crt_key_free(prepared_pool[k]);
+  }
+}
+
+static void prepare_prepared_cipher(int cls) {
+  prepared_key = prepared_fixed[test_rand_below(RSA_POOL_KEYS)];
+  prepare_cipher(cls);
+}
+
+static void prepare_prepared_key(int cls) {
+  const size_t k = test_rand_below(RSA_POOL_KEYS);
+  prepared_key = cls ? prepared_pool[k] : prepared_fixed[k];
+  memcpy(rsa.c, rsa.fixed_c, 2 * rsa.half * sizeof(crisp_limb));
+}
+
+static void run_crt_key(void) {
+  crt_status = crisp_bn_crt_key_exp(rsa.r, rsa.c, prepared_key);
 }
 
 /* ---- statistics --------------------------------------------------------- */
@@ -650,6 +702,18 @@ int main(void) {
                         prepare_rsa_key, run_crt,  RSA_KEY_SAMPLES};
       report(&t, scale);
     }
+    /* the prepared key: c secret on the fixed key, then the key secret */
+    setup_prepared_keys();
+    for (size_t i = 0; i < count; i++) {
+      ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+      const target c = {"rsa_private",           names[i],    "key_exp c fixed/random", 16,
+                        prepare_prepared_cipher, run_crt_key, PREPARED_C_SAMPLES};
+      report(&c, scale);
+      const target key = {"rsa_private",        names[i],    "key_exp key fixed/pool", 16,
+                          prepare_prepared_key, run_crt_key, PREPARED_KEY_SAMPLES};
+      report(&key, scale);
+    }
+    free_prepared_keys();
     ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
   }
 
