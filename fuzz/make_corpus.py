@@ -94,6 +94,15 @@ seeds = {
         size(h) + bytes([0]) + bytes([0xff] * (8 * h)) + b"\x00" * (4 * (1 + 8 * h) + 1)
         + bytes([0]) + b"\x5a" * (8 * h) + bytes(8 * h) + bytes([0]) + struct.pack("<Q", 1) + u16(0)
         for h in (16, 24, 32)
+    ] + [
+        # then a flaw byte and the amount c >= p q exceeds p q by: each flaw
+        # (an even p, an even q, p q short, qinv = p, qinv all ones) on a
+        # partner key, and none (0xff) with c = p q + 2^64 - 1; fixed bytes,
+        # not noise, so that the other harnesses' seeds stay as they were
+        size(h) + b"".join(bytes([0]) + bytes([0x3c + i]) * (8 * h) for i in range(4)) + b"\x00"
+        + bytes([0]) + bytes([0x21]) * (8 * h) + bytes([0]) + bytes([0x77]) * (16 * h)
+        + bytes([0]) + struct.pack("<Q", 65537) + u16(1) + bytes([flaw]) + struct.pack("<Q", delta)
+        for h, flaw, delta in ((2, 1, 0), (2, 2, 0), (16, 3, 0), (16, 4, 0), (16, 5, 0), (16, 0xff, 2**64 - 1))
     ],
     # key, nonce, big-endian counter, message: RFC 8439 2.4.2, the counter
     # limit, group boundaries of the 4-, 8- and 16-block kernels
