@@ -16,6 +16,7 @@
 #include <sanitizer/msan_interface.h>
 
 #include "ct_common.h"
+#include "ct_rsa_keys.h"
 
 /* Marks len bytes at p secret: MemorySanitizer treats them as uninitialised. */
 static void ct_secret(const void *p, size_t len) {
@@ -468,6 +469,101 @@ static void test_crt(void) {
   }
 }
 
+/* The prepared key (crisp_bn_crt_key_new, crisp_bn_crt_key_exp): key_new
+ * with p, q, dp, dq and qinv secret as in test_crt, then key_exp with c
+ * secret on that key, whose copies and what key_new derived from them (p q,
+ * R^2 mod p and mod q) stay poisoned. Real keys (ct_rsa_keys.h), so key_exp
+ * returns the generic one-call result; a key with a random qinv must be
+ * refused with the one-call status, and c = 2^(128 half) - 1 (secret)
+ * must give CRISP_E_RANGE with r untouched. key_new's one branch on its
+ * own status (to free a refused key) is test/ct_msan_ignore.txt's
+ * crisp_bn_crt_key_new. */
+static void test_crt_key(void) {
+  const char *names[MAX_IMPLS];
+  const size_t count = ct_supported(CRISP_KERNEL_BN_MOD_EXP2, names, MAX_IMPLS);
+  static const size_t halves[] = {2, 16, 24};
+  enum { SIZES = sizeof halves / sizeof halves[0] };
+  static ct_rsa_key keys[SIZES];
+  static crisp_limb bad_qinv[SIZES][CT_MAX_LIMBS / 2], cipher[SIZES][CT_MAX_LIMBS], want[SIZES][CT_MAX_LIMBS];
+  static int refused_status[SIZES];
+  const crisp_limb e[1] = {CT_RSA_E};
+  for (size_t s = 0; s < SIZES; s++) {
+    const size_t h = halves[s];
+    if (h < ct_min_limbs()) continue;
+    ct_rsa_key_make(&keys[s], h);
+    ct_make_below(bad_qinv[s], keys[s].p, h);
+    test_fill_random(cipher[s], 2 * h * sizeof(crisp_limb));
+    cipher[s][2 * h - 1] >>= 2;
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, "generic");
+    ct_pin_montgomery("generic");
+    const ct_rsa_key *k = &keys[s];
+    if (crisp_bn_mod_exp_crt(want[s], cipher[s], k->p, k->q, k->dp, k->dq, k->qinv, h, e, 1) != CRISP_OK)
+      ct_fail("generic crisp_bn_mod_exp_crt on a real key, half=%zu", h);
+    /* public inputs, but the asm rows (ct_msan_ignore.txt) leave the
+     * malloc'd scratch's poison on the product they write, which r takes */
+    ct_declassify(want[s], 2 * h * sizeof(crisp_limb));
+    crisp_limb refused[CT_MAX_LIMBS];
+    refused_status[s] =
+        crisp_bn_mod_exp_crt(refused, cipher[s], k->p, k->q, k->dp, k->dq, bad_qinv[s], h, e, 1);
+    ct_pin(CRISP_KERNEL_BN_MONT_MUL, NULL);
+    ct_pin(CRISP_KERNEL_BN_MONT_SQR, NULL);
+  }
+  for (size_t i = 0; i < count; i++) {
+    const unsigned long before = checks;
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, names[i]);
+    for (size_t s = 0; s < SIZES; s++) {
+      const size_t h = halves[s], wide = 2 * h * sizeof(crisp_limb);
+      if (h < ct_min_limbs()) continue;
+      ct_rsa_key key;
+      crisp_limb qinv[CT_MAX_LIMBS / 2], c[CT_MAX_LIMBS], above[CT_MAX_LIMBS], r[CT_MAX_LIMBS];
+      crisp_bn_crt_key *prepared = NULL;
+      for (int good = 0; good < 2; good++) {
+        memcpy(&key, &keys[s], sizeof key);
+        memcpy(qinv, good ? keys[s].qinv : bad_qinv[s], sizeof qinv);
+        ct_secret(key.p, h * sizeof(crisp_limb));
+        ct_secret(key.q, h * sizeof(crisp_limb));
+        ct_declassify(key.p, 1);
+        ct_declassify(key.q, 1);
+        ct_secret(key.dp, h * sizeof(crisp_limb));
+        ct_secret(key.dq, h * sizeof(crisp_limb));
+        ct_secret(qinv, h * sizeof(crisp_limb));
+        int status = crisp_bn_crt_key_new(&prepared, key.p, key.q, key.dp, key.dq, qinv, h, e, 1);
+        ct_declassify(&status, sizeof status);
+        if (status != (good ? CRISP_OK : refused_status[s]) || (prepared != NULL) != good)
+          ct_fail("crisp_bn_crt_key_new %s: half=%zu, %s key: status %d", names[i], h,
+                  good ? "real" : "refused", status);
+        checks++;
+      }
+      /* only the prepared key holds the values now */
+      memset(&key, 0, sizeof key);
+      memcpy(c, cipher[s], wide);
+      ct_secret(c, wide);
+      memset(r, 0, sizeof r);
+      int status = crisp_bn_crt_key_exp(r, c, prepared);
+      ct_declassify(&status, sizeof status);
+      ct_declassify(r, wide);
+      if (status != CRISP_OK || memcmp(r, want[s], wide))
+        ct_fail("crisp_bn_crt_key_exp %s: half=%zu differs from generic (status %d)", names[i], h, status);
+      checks++;
+      memset(above, 0xff, wide);
+      ct_secret(above, wide);
+      memset(r, 0xa5, sizeof r);
+      status = crisp_bn_crt_key_exp(r, above, prepared);
+      ct_declassify(&status, sizeof status);
+      ct_declassify(r, wide);
+      int untouched = 1;
+      for (size_t j = 0; j < wide; j++) untouched &= ((const uint8_t *)r)[j] == 0xa5;
+      if (status != CRISP_E_RANGE || !untouched)
+        ct_fail("crisp_bn_crt_key_exp %s: half=%zu, c >= p q: status %d, r %s", names[i], h, status,
+                untouched ? "untouched" : "written");
+      checks++;
+      crisp_bn_crt_key_free(prepared);
+    }
+    ct_pin(CRISP_KERNEL_BN_MOD_EXP2, NULL);
+    printf("# rsa crt key %-12s c and the key secret: %lu checks\n", names[i], checks - before);
+  }
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* a report ends the program with _exit */
   test_seed(0x6d73616e63ull);
@@ -488,6 +584,7 @@ int main(void) {
   test_mod_exp();
   test_mod_exp2();
   test_crt();
+  test_crt_key();
   printf("ct-msan: %lu checks, no secret-dependent branch or address\n", checks);
   return 0;
 }
