@@ -24,7 +24,6 @@
 
 #include "common.h"
 #include "crisp/crisp.h"
-#include "ct_rsa_keys.h"
 #include "dispatch/registry.h"
 
 #define MAX_LIMBS 64
@@ -328,37 +327,50 @@ static void mark_key_public(crisp_limb *p, crisp_limb *q, crisp_limb *dp, crisp_
  * (all but p's and q's lowest byte), then crisp_bn_crt_key_exp with c
  * secret on that key, whose copies of the values, n = p q and R^2 mod p and
  * mod q are secret in turn (memcheck follows definedness through the copies
- * and the arithmetic). The keys are real (ct_rsa_keys.h), so key_exp
- * returns a result, compared with the generic one-call form's; a random key
- * (qinv not q^-1 mod p) must be refused by key_new with the one-call
- * form's status, after the same work; and c = 2^(128 half) - 1, above p q,
- * must give CRISP_E_RANGE with r untouched. The verdicts are secret until
- * key_new returns: its one branch on its own status (to free a refused
- * key) is test/bn_ct.supp's one entry. */
+ * and the arithmetic). The key is p with its partner q = p - 2 and
+ * qinv = (p - 1) / 2 = q^-1 mod p (no prime search under valgrind), dp and
+ * dq random: prepared with e, key_exp fails the fault check
+ * (CRISP_E_MISMATCH, r zero), and without e it returns the result, each
+ * compared with the generic one-call form's after the same work. A random
+ * qinv must be refused by key_new with the one-call form's status, and
+ * c = 2^(128 half) - 1, above p q, must give CRISP_E_RANGE with r
+ * untouched. The verdicts are secret until key_new returns: its one branch
+ * on its own status (to free a refused key) is test/bn_ct.supp's one
+ * entry. */
 static void test_crt_key_ct(void **state) {
   (void)state;
   static const size_t halves[] = {2, 8, 16};
   for (size_t c = 0; c < sizeof halves / sizeof halves[0]; c++) {
     const size_t h = halves[c], wide = 2 * h * sizeof(crisp_limb);
-    ct_rsa_key key;
-    crisp_limb bad_qinv[MAX_LIMBS], cipher[2 * MAX_LIMBS], above[2 * MAX_LIMBS];
-    crisp_limb want[2 * MAX_LIMBS], r[2 * MAX_LIMBS], untouched[2 * MAX_LIMBS];
-    const crisp_limb e[1] = {CT_RSA_E};
-    ct_rsa_key_make(&key, h);
-    make_below(bad_qinv, key.p, h);
+    crisp_limb p[MAX_LIMBS], q[MAX_LIMBS], dp[MAX_LIMBS], dq[MAX_LIMBS], qinv[MAX_LIMBS], bad_qinv[MAX_LIMBS];
+    crisp_limb cipher[2 * MAX_LIMBS], above[2 * MAX_LIMBS], r[2 * MAX_LIMBS], untouched[2 * MAX_LIMBS];
+    crisp_limb want[2][2 * MAX_LIMBS];
+    const crisp_limb e[1] = {65537};
+    make_modulus(p, h);
+    crisp_limb borrow = 2;
+    for (size_t i = 0; i < h; i++) {
+      q[i] = p[i] - borrow;
+      borrow = p[i] < borrow;
+      qinv[i] = (p[i] >> 1) | (i + 1 < h ? p[i + 1] << 63 : 0);
+    }
+    test_fill_random(dp, h * sizeof(crisp_limb));
+    test_fill_random(dq, h * sizeof(crisp_limb));
+    make_below(bad_qinv, p, h);
     test_fill_random(cipher, wide);
     cipher[2 * h - 1] >>= 2;
     memset(above, 0xff, wide);
     memset(untouched, 0xa5, sizeof untouched);
-    memset(want, 0, sizeof want);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, "generic"), CRISP_OK);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, "generic"), CRISP_OK);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MOD_EXP2, "generic"), CRISP_OK);
-    assert_int_equal(crisp_bn_mod_exp_crt(want, cipher, key.p, key.q, key.dp, key.dq, key.qinv, h, e, 1),
-                     CRISP_OK);
+    int want_status[2];
+    for (int with_e = 0; with_e < 2; with_e++)
+      want_status[with_e] = crisp_bn_mod_exp_crt(want[with_e], cipher, p, q, dp, dq, qinv, h,
+                                                 with_e ? e : NULL, (size_t)with_e);
+    assert_int_equal(want_status[0], CRISP_OK);
+    assert_int_equal(want_status[1], CRISP_E_MISMATCH);
     crisp_limb refused[2 * MAX_LIMBS];
-    const int refused_status =
-        crisp_bn_mod_exp_crt(refused, cipher, key.p, key.q, key.dp, key.dq, bad_qinv, h, e, 1);
+    const int refused_status = crisp_bn_mod_exp_crt(refused, cipher, p, q, dp, dq, bad_qinv, h, e, 1);
     assert_int_equal(refused_status, CRISP_E_INVALID);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_MUL, NULL), CRISP_OK);
     assert_int_equal(crisp_use_impl(CRISP_KERNEL_BN_MONT_SQR, NULL), CRISP_OK);
@@ -367,37 +379,41 @@ static void test_crt_key_ct(void **state) {
       if (skipped_under_valgrind(name)) continue;
       crisp_bn_crt_key *prepared = NULL;
       /* refused: qinv is not q^-1 mod p */
-      mark_key_secret(key.p, key.q, key.dp, key.dq, bad_qinv, h);
-      int status = crisp_bn_crt_key_new(&prepared, key.p, key.q, key.dp, key.dq, bad_qinv, h, e, 1);
+      mark_key_secret(p, q, dp, dq, bad_qinv, h);
+      int status = crisp_bn_crt_key_new(&prepared, p, q, dp, dq, bad_qinv, h, e, 1);
       VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
-      mark_key_public(key.p, key.q, key.dp, key.dq, bad_qinv, h);
+      mark_key_public(p, q, dp, dq, bad_qinv, h);
       assert_int_equal(status, refused_status);
       assert_null(prepared);
-      /* a real key */
-      mark_key_secret(key.p, key.q, key.dp, key.dq, key.qinv, h);
-      status = crisp_bn_crt_key_new(&prepared, key.p, key.q, key.dp, key.dq, key.qinv, h, e, 1);
-      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
-      mark_key_public(key.p, key.q, key.dp, key.dq, key.qinv, h);
-      assert_int_equal(status, CRISP_OK);
-      assert_non_null(prepared);
-      memset(r, 0, sizeof r);
-      VALGRIND_MAKE_MEM_UNDEFINED(cipher, wide);
-      status = crisp_bn_crt_key_exp(r, cipher, prepared);
-      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
-      VALGRIND_MAKE_MEM_DEFINED(r, wide);
-      VALGRIND_MAKE_MEM_DEFINED(cipher, wide);
-      assert_int_equal(status, CRISP_OK);
-      if (memcmp(r, want, wide)) fail_msg("crisp_bn_crt_key_exp %s: half=%zu differs from generic", name, h);
-      /* c above p q (secret too) */
-      memcpy(r, untouched, wide);
-      VALGRIND_MAKE_MEM_UNDEFINED(above, wide);
-      status = crisp_bn_crt_key_exp(r, above, prepared);
-      VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
-      VALGRIND_MAKE_MEM_DEFINED(r, wide);
-      VALGRIND_MAKE_MEM_DEFINED(above, wide);
-      assert_int_equal(status, CRISP_E_RANGE);
-      if (memcmp(r, untouched, wide)) fail_msg("crisp_bn_crt_key_exp %s: half=%zu wrote r for c >= p q", name, h);
-      crisp_bn_crt_key_free(prepared);
+      for (int with_e = 0; with_e < 2; with_e++) {
+        mark_key_secret(p, q, dp, dq, qinv, h);
+        status = crisp_bn_crt_key_new(&prepared, p, q, dp, dq, qinv, h, with_e ? e : NULL, (size_t)with_e);
+        VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+        mark_key_public(p, q, dp, dq, qinv, h);
+        assert_int_equal(status, CRISP_OK);
+        assert_non_null(prepared);
+        memset(r, 0xa5, sizeof r);
+        VALGRIND_MAKE_MEM_UNDEFINED(cipher, wide);
+        status = crisp_bn_crt_key_exp(r, cipher, prepared);
+        VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+        VALGRIND_MAKE_MEM_DEFINED(r, wide);
+        VALGRIND_MAKE_MEM_DEFINED(cipher, wide);
+        assert_int_equal(status, want_status[with_e]);
+        if (memcmp(r, want[with_e], wide))
+          fail_msg("crisp_bn_crt_key_exp %s: half=%zu%s differs from generic", name, h,
+                   with_e ? " with e" : "");
+        /* c above p q (secret too) */
+        memcpy(r, untouched, wide);
+        VALGRIND_MAKE_MEM_UNDEFINED(above, wide);
+        status = crisp_bn_crt_key_exp(r, above, prepared);
+        VALGRIND_MAKE_MEM_DEFINED(&status, sizeof status);
+        VALGRIND_MAKE_MEM_DEFINED(r, wide);
+        VALGRIND_MAKE_MEM_DEFINED(above, wide);
+        assert_int_equal(status, CRISP_E_RANGE);
+        if (memcmp(r, untouched, wide))
+          fail_msg("crisp_bn_crt_key_exp %s: half=%zu wrote r for c >= p q", name, h);
+        crisp_bn_crt_key_free(prepared);
+      }
     }
   }
 }
