@@ -412,6 +412,19 @@ void crisp_bn_crt_key_free(crisp_bn_crt_key *key) {
   free(key);
 }
 
+/* *out = key for a good verdict, else the key freed: the one branch on
+ * the verdict, which is public (the status returned). Not inlined, so that
+ * the constant-time checks' exceptions name this site alone. */
+static __attribute__((noinline)) int release_prepared(crisp_bn_crt_key **out, crisp_bn_crt_key *key,
+                                                      int status) {
+  if (status != CRISP_OK) {
+    crisp_bn_crt_key_free(key);
+    return status;
+  }
+  *out = key;
+  return CRISP_OK;
+}
+
 int crisp_bn_crt_key_new(crisp_bn_crt_key **out, const crisp_limb *p, const crisp_limb *q,
                          const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t half,
                          const crisp_limb *e, size_t en) {
@@ -438,12 +451,7 @@ int crisp_bn_crt_key_new(crisp_bn_crt_key **out, const crisp_limb *p, const cris
   if (e) memcpy(key->e, e, en * LIMB_BYTES);
   const int status = key_prepare(key, &s);
   scratch_free(block, h);
-  if (status != CRISP_OK) {
-    crisp_bn_crt_key_free(key);
-    return status;
-  }
-  *out = key;
-  return CRISP_OK;
+  return release_prepared(out, key, status);
 }
 
 int crisp_bn_crt_key_exp_hooked(crisp_limb *r, const crisp_limb *c, const crisp_bn_crt_key *key,
