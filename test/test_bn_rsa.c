@@ -4,8 +4,10 @@
  * generated keys, p > q and p < q, for every bn_mod_exp2 implementation
  * this CPU supports; the fault check through the internal hook, and the
  * implementations' mod_exp2 with that check's powers against GMP and their
- * r2_pair against crisp_bn_mont_r2; every error code. Links the static library for
- * crisp_bn_mod_exp_crt_hooked. */
+ * r2_pair against crisp_bn_mont_r2; every error code. The prepared key
+ * (crisp_bn_crt_key_new, crisp_bn_crt_key_exp) beside each CRT check: the
+ * same results, refusals and fault check. Links the static library for
+ * crisp_bn_mod_exp_crt_hooked and crisp_bn_crt_key_exp_hooked. */
 #include "common.h"
 
 #include "bn_internal.h"
@@ -425,17 +427,36 @@ static void flip_bit(crisp_limb *m1, size_t half) {
   m1[0] ^= (crisp_limb)1 << 5;
 }
 
+/* A prepared key from copies of key's values, the copies wiped at once
+ * (bn.h: the key holds its own); with or without e. */
+static crisp_bn_crt_key *prepared_key(const rsa_key *key, int with_e) {
+  rsa_key copy = *key;
+  crisp_bn_crt_key *prepared = NULL;
+  assert_int_equal(crisp_bn_crt_key_new(&prepared, copy.p, copy.q, copy.dp, copy.dq, copy.qinv, key->half,
+                                        with_e ? copy.e : NULL, with_e ? 1 : 0),
+                   CRISP_OK);
+  assert_non_null(prepared);
+  memset(&copy, 0, sizeof copy);
+  __asm__ __volatile__("" : : "r"(&copy) : "memory"); /* the wipe is not dead */
+  return prepared;
+}
+
 /* Checks one c against an expected r on every implementation; also the
- * fault hook, e == NULL, and r == c. */
-static void check_crt(const rsa_key *key, const crisp_limb *c, const crisp_limb *want, const char *what) {
+ * fault hook, e == NULL, and r == c. The same through prepared (made once
+ * by the caller, with e, and used for every c and implementation) and a
+ * key without e made here under each implementation: exactly the one-call
+ * result. */
+static void check_crt(const rsa_key *key, const crisp_bn_crt_key *prepared, const crisp_limb *c,
+                      const crisp_limb *want, const char *what) {
   const size_t h = key->half, nn = 2 * h;
-  crisp_limb r[MAX_LIMBS];
+  crisp_limb r[MAX_LIMBS + 1], one_call[MAX_LIMBS + 1]; /* a limb past the largest r */
   const char *name;
   FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
     memset(r, 0xa5, sizeof r);
     assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, key->e, 1),
                      CRISP_OK);
     if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt %s: %s, %zu-bit key differs", name, what, 128 * h);
+    memcpy(one_call, r, sizeof r);
     memset(r, 0xa5, sizeof r);
     assert_int_equal(crisp_bn_mod_exp_crt(r, c, key->p, key->q, key->dp, key->dq, key->qinv, h, NULL, 0),
                      CRISP_OK);
@@ -451,13 +472,49 @@ static void check_crt(const rsa_key *key, const crisp_limb *c, const crisp_limb 
                      CRISP_E_MISMATCH);
     for (size_t i = 0; i < nn; i++)
       if (r[i]) fail_msg("crt %s: r not wiped after a fault (%s)", name, what);
+
+    /* the prepared key, in place (apart: without e below, and
+     * test_bounds): the one-call result, the limb past r untouched */
+    memset(r, 0xa5, sizeof r);
+    memcpy(r, c, nn * sizeof *r);
+    assert_int_equal(crisp_bn_crt_key_exp(r, r, prepared), CRISP_OK);
+    if (memcmp(r, one_call, nn * sizeof *r) || r[nn] != 0xa5a5a5a5a5a5a5a5ull)
+      fail_msg("crt key %s: %s, %zu-bit key differs from the one-call form", name, what, 128 * h);
+    memset(r, 0xa5, sizeof r);
+    assert_int_equal(crisp_bn_crt_key_exp_hooked(r, c, prepared, flip_bit), CRISP_E_MISMATCH);
+    for (size_t i = 0; i < nn; i++)
+      if (r[i]) fail_msg("crt key %s: r not wiped after a fault (%s)", name, what);
+    crisp_bn_crt_key *unchecked = prepared_key(key, 0);
+    memset(r, 0xa5, sizeof r);
+    assert_int_equal(crisp_bn_crt_key_exp(r, c, unchecked), CRISP_OK);
+    if (memcmp(r, want, nn * sizeof *r)) fail_msg("crt key %s without e: %s differs", name, what);
+    /* without e a fault goes unseen: the hook did fault (one-limb halves
+     * only, where it costs nothing) */
+    if (h == 1) {
+      assert_int_equal(crisp_bn_crt_key_exp_hooked(r, c, unchecked, flip_bit), CRISP_OK);
+      if (!memcmp(r, want, nn * sizeof *r))
+        fail_msg("crt key %s: the fault hook changed nothing (%s)", name, what);
+    }
+    crisp_bn_crt_key_free(unchecked);
   }
+}
+
+/* crisp_bn_crt_key_new refuses a key with status, as crisp_bn_mod_exp_crt
+ * does, and leaves *key NULL. */
+static void check_key_refused(int status, const crisp_limb *p, const crisp_limb *q, const crisp_limb *dp,
+                              const crisp_limb *dq, const crisp_limb *qinv, size_t h, const crisp_limb *e,
+                              size_t en, const char *what) {
+  crisp_bn_crt_key *key = (crisp_bn_crt_key *)&key; /* not NULL before */
+  const int got = crisp_bn_crt_key_new(&key, p, q, dp, dq, qinv, h, e, en);
+  if (got != status) fail_msg("crt_key_new: %s, half=%zu: status %d, not %d", what, h, got, status);
+  if (key) fail_msg("crt_key_new: %s, half=%zu: *key not NULL after a refusal", what, h);
 }
 
 /* Runs the CRT on a "key" whose p and q are not coprime, with e and
  * without, on every implementation: each must refuse it with
  * CRISP_E_INVALID and leave r as it was (the check mod p and mod q would
- * otherwise vouch for a result that is wrong mod p*q). */
+ * otherwise vouch for a result that is wrong mod p*q); so must
+ * crisp_bn_crt_key_new. */
 static void check_crt_refused(const crisp_limb *c, const crisp_limb *p, const crisp_limb *q,
                               const crisp_limb *dp, const crisp_limb *dq, const crisp_limb *qinv, size_t h,
                               const crisp_limb *e, const char *what) {
@@ -473,6 +530,7 @@ static void check_crt_refused(const crisp_limb *c, const crisp_limb *p, const cr
                  with_e ? "with" : "without", status);
       if (memcmp(r, untouched, sizeof r))
         fail_msg("crt %s: %s, half=%zu: r written on a refusal", name, what, h);
+      check_key_refused(CRISP_E_INVALID, p, q, dp, dq, qinv, h, with_e ? e : NULL, with_e ? 1 : 0, what);
     }
   }
 }
@@ -551,6 +609,8 @@ static void test_crt_openssl(void **state) {
     bn_to_limbs(swapped.qinv, h, pinv);
     swapped.e[0] = key.e[0];
 
+    /* one prepared key each, for every c */
+    crisp_bn_crt_key *prepared = prepared_key(&key, 1), *prepared_swapped = prepared_key(&swapped, 1);
     crisp_limb c[MAX_LIMBS], want[MAX_LIMBS];
     const size_t randoms = test_scaled(3);
     for (size_t t = 0; t < 3 + randoms; t++) {
@@ -564,9 +624,11 @@ static void test_crt_openssl(void **state) {
       openssl_private(pkey, c, want, nn);
       char what[64];
       snprintf(what, sizeof what, "c case %zu", t);
-      check_crt(&key, c, want, what);
-      check_crt(&swapped, c, want, what);
+      check_crt(&key, prepared, c, want, what);
+      check_crt(&swapped, prepared_swapped, c, want, what);
     }
+    crisp_bn_crt_key_free(prepared);
+    crisp_bn_crt_key_free(prepared_swapped);
     /* p == q from the real prime with its own dp: the check mod p and mod
      * q is then one check, and r^e = c mod p alone */
     memset(c, 0, sizeof c);
@@ -605,14 +667,16 @@ static void test_crt_small(void **state) {
   for (int swap = 0; swap < 2; swap++) {
     rsa_key key;
     small_key(&key, swap);
+    crisp_bn_crt_key *prepared = prepared_key(&key, 1);
     for (size_t t = 0; t < 3 + test_scaled(8); t++) {
       crisp_limb x[2] = {0, 0}, c[2];
       if (t == 1) x[0] = 1;
       if (t == 2) x[0] = key.n[0] - 1, x[1] = key.n[1];
       if (t >= 3) test_fill_random(x, sizeof x), x[1] %= key.n[1];
       assert_int_equal(crisp_bn_mod_exp(c, x, key.e, 1, key.n, 2), CRISP_OK);
-      check_crt(&key, c, x, "one-limb key");
+      check_crt(&key, prepared, c, x, "one-limb key");
     }
+    crisp_bn_crt_key_free(prepared);
   }
 }
 
@@ -722,6 +786,36 @@ static void test_crt_errors(void **state) {
   assert_int_equal(r[0], 0);
   assert_int_equal(r[1], 0);
   assert_int_equal(r[2], untouched[2]);
+
+  /* the prepared key: each refusal of the key above, with the same status */
+  check_key_refused(CRISP_E_INVALID, p, q, dp, dq, qi, 0, e, 1, "half 0");
+  check_key_refused(CRISP_E_INVALID, p, q, dp, dq, qi, 1, e, 0, "e with en 0");
+  check_key_refused(CRISP_E_RANGE, p, q, dp, dq, qi, CRISP_BN_MONT_MAX_LIMBS / 2 + 1, e, 1, "half too long");
+  check_key_refused(CRISP_E_RANGE, p, q, dp, dq, qi, 1, e, SIZE_MAX, "en too long");
+  check_key_refused(CRISP_E_INVALID, even, q, dp, dq, qi, 1, e, 1, "even p");
+  check_key_refused(CRISP_E_INVALID, p, even, dp, dq, qi, 1, e, 1, "even q");
+  check_key_refused(CRISP_E_RANGE, p, q, dp, dq, big_qinv, 1, e, 1, "qinv = p");
+  check_key_refused(CRISP_E_INVALID, p2, q2, d2, d2, qi2, 2, e, 1, "p q short of 2 half limbs");
+  check_key_refused(CRISP_E_INVALID, p, q, dp, dq, wrong_qinv, 1, e, 1, "qinv not the inverse");
+  check_key_refused(CRISP_E_INVALID, p, q, dp, dq, wrong_qinv, 1, NULL, 0, "qinv not the inverse, no e");
+  /* and the operation's refusals: c >= n with e and without, r overlapping
+   * c (r untouched), a wrong e (r wiped) */
+  crisp_bn_crt_key *with_e = NULL, *without_e = NULL, *wrong = NULL;
+  assert_int_equal(crisp_bn_crt_key_new(&with_e, p, q, dp, dq, qi, 1, e, 1), CRISP_OK);
+  assert_int_equal(crisp_bn_crt_key_new(&without_e, p, q, dp, dq, qi, 1, NULL, 0), CRISP_OK);
+  assert_int_equal(crisp_bn_crt_key_new(&wrong, p, q, dp, dq, qi, 1, wrong_e, 1), CRISP_OK);
+  memcpy(r, untouched, sizeof r);
+  assert_int_equal(crisp_bn_crt_key_exp(r, big_c, with_e), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_crt_key_exp(r, big_c, without_e), CRISP_E_RANGE);
+  assert_int_equal(crisp_bn_crt_key_exp(shifted + 1, shifted, with_e), CRISP_E_INVALID);
+  assert_memory_equal(r, untouched, sizeof r);
+  assert_int_equal(crisp_bn_crt_key_exp(r, c, wrong), CRISP_E_MISMATCH);
+  assert_int_equal(r[0], 0);
+  assert_int_equal(r[1], 0);
+  assert_int_equal(r[2], untouched[2]);
+  crisp_bn_crt_key_free(with_e);
+  crisp_bn_crt_key_free(without_e);
+  crisp_bn_crt_key_free(wrong);
 }
 
 /* The range checks and "r untouched" at every size class the
@@ -730,9 +824,10 @@ static void test_crt_errors(void **state) {
  * qinv = (m - 1) / 2 (test_crt_partner), dp = dq = e = 1, so that r = c
  * and the exponentiations cost nothing under valgrind. c = n, c = 2^(128
  * half) - 1, qinv = p and qinv = p + 1 give CRISP_E_RANGE with r as it
- * was; c = n - 1 gives CRISP_OK with r = c. At reduced scale (the
- * valgrind stage, where a 64-limb half costs seconds) the halves up to 32
- * only, each with and without e taking one of the five cases in turn. */
+ * was; c = n - 1 gives CRISP_OK with r = c. The prepared key the same:
+ * qinv's refusals from crisp_bn_crt_key_new (once per half), c's from
+ * crisp_bn_crt_key_exp on keys made once per half. At reduced scale (the valgrind stage, where a 64-limb half
+ * costs seconds) the halves up to 32 only, each with and without e taking one of the five cases in turn. */
 enum { RANGE_MAX_HALF = 64 };
 static void test_crt_range_sizes(void **state) {
   (void)state;
@@ -766,6 +861,14 @@ static void test_crt_range_sizes(void **state) {
                  {n_minus_one, p, CRISP_E_RANGE, "qinv = p"},
                  {n_minus_one, p_plus_one, CRISP_E_RANGE, "qinv = p + 1"},
                  {n_minus_one, qinv, CRISP_OK, "c = n - 1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+      if (cases[i].qinv != qinv) {
+        check_key_refused(cases[i].status, p, q, one, one, cases[i].qinv, h, one, 1, cases[i].what);
+        check_key_refused(cases[i].status, p, q, one, one, cases[i].qinv, h, NULL, 0, cases[i].what);
+      }
+    crisp_bn_crt_key *key_e = NULL, *key_no_e = NULL;
+    assert_int_equal(crisp_bn_crt_key_new(&key_e, p, q, one, one, qinv, h, one, 1), CRISP_OK);
+    assert_int_equal(crisp_bn_crt_key_new(&key_no_e, p, q, one, one, qinv, h, NULL, 0), CRISP_OK);
     const char *name;
     FOR_EACH_IMPL(CRISP_KERNEL_BN_MOD_EXP2, name) {
       for (int with_e = 1; with_e >= 0; with_e--) {
@@ -783,9 +886,22 @@ static void test_crt_range_sizes(void **state) {
             fail_msg("crt %s: %s, half=%zu, %s e: r %s", name, cases[i].what, h, with_e ? "with" : "without",
                      status == CRISP_OK ? "is not c" : "written on a refusal");
           checked++;
+          /* the prepared key: c's range at crisp_bn_crt_key_exp, with the
+           * same status and r (qinv's: above, once per half) */
+          if (cases[i].qinv != qinv) continue;
+          memcpy(r, untouched, sizeof r);
+          const int key_status = crisp_bn_crt_key_exp(r, cases[i].c, with_e ? key_e : key_no_e);
+          if (key_status != status)
+            fail_msg("crt key %s: %s, half=%zu, %s e: status %d, not %d", name, cases[i].what, h,
+                     with_e ? "with" : "without", key_status, status);
+          if (memcmp(r, want, nn * sizeof *r) || memcmp(r + nn, untouched + nn, sizeof r - nn * sizeof *r))
+            fail_msg("crt key %s: %s, half=%zu, %s e: r %s", name, cases[i].what, h,
+                     with_e ? "with" : "without", status == CRISP_OK ? "is not c" : "written on a refusal");
         }
       }
     }
+    crisp_bn_crt_key_free(key_e);
+    crisp_bn_crt_key_free(key_no_e);
   }
   printf("# %zu range cases checked\n", checked);
 }
