@@ -6,8 +6,10 @@
  * it was, and that the call that runs clean gives the right answer. Every
  * crisp_bn_mod_exp implementation (each mont_mul, whose mod_exp may be its
  * own) is driven this way, at sizes each one handles, and so are
- * crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt on every bn_mod_exp2
- * implementation. */
+ * crisp_bn_mod_exp2, crisp_bn_mod_exp_crt and the prepared CRT key on every
+ * bn_mod_exp2 implementation. The blocks allocated while a call is armed
+ * are followed to their free: a call leaves none behind, and the prepared
+ * key and the scratch are zeros when freed. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -26,6 +28,37 @@ static unsigned long seen;    /* allocations while armed */
 static unsigned long fail_at; /* which one fails (1-based); 0: none */
 static int failed;            /* one did */
 
+/* The blocks allocated while armed and not yet freed; those freed with a
+ * nonzero byte are counted (a block freed holding secrets was not wiped). */
+enum { TRACKED = 64 };
+static struct {
+  void *pointer;
+  size_t size;
+} tracked[TRACKED];
+static size_t live, untracked, freed_unwiped;
+
+static void *track(void *pointer, size_t size) {
+  if (!armed || !pointer) return pointer;
+  if (live == TRACKED) {
+    untracked++;
+    return pointer;
+  }
+  tracked[live].pointer = pointer, tracked[live++].size = size;
+  return pointer;
+}
+
+static void untrack(void *pointer, int check) {
+  for (size_t i = 0; i < live; i++) {
+    if (tracked[i].pointer != pointer) continue;
+    const unsigned char *bytes = pointer;
+    unsigned char any = 0;
+    for (size_t j = 0; j < tracked[i].size; j++) any |= bytes[j];
+    freed_unwiped += check && any != 0;
+    tracked[i] = tracked[--live];
+    return;
+  }
+}
+
 /* 1 when this allocation is to fail. */
 static int allocation_fails(void) {
   if (!armed) return 0;
@@ -38,28 +71,31 @@ static int allocation_fails(void) {
 }
 
 void *malloc(size_t size) {
-  return allocation_fails() ? NULL : __libc_malloc(size);
+  return allocation_fails() ? NULL : track(__libc_malloc(size), size);
 }
 void *calloc(size_t count, size_t size) {
-  return allocation_fails() ? NULL : __libc_calloc(count, size);
+  return allocation_fails() ? NULL : track(__libc_calloc(count, size), count * size);
 }
 void *realloc(void *old, size_t size) {
-  return allocation_fails() ? NULL : __libc_realloc(old, size);
+  if (allocation_fails()) return NULL;
+  if (old) untrack(old, 0); /* moved away from: not checked */
+  return track(__libc_realloc(old, size), size);
 }
 void free(void *pointer) {
+  if (pointer) untrack(pointer, 1);
   __libc_free(pointer);
 }
 void *aligned_alloc(size_t alignment, size_t size) {
-  return allocation_fails() ? NULL : __libc_memalign(alignment, size);
+  return allocation_fails() ? NULL : track(__libc_memalign(alignment, size), size);
 }
 void *memalign(size_t alignment, size_t size) {
-  return allocation_fails() ? NULL : __libc_memalign(alignment, size);
+  return allocation_fails() ? NULL : track(__libc_memalign(alignment, size), size);
 }
 int posix_memalign(void **out, size_t alignment, size_t size) {
   if (allocation_fails()) return 12; /* ENOMEM */
   void *p = __libc_memalign(alignment, size);
   if (!p) return 12;
-  *out = p;
+  *out = track(p, size);
   return 0;
 }
 
@@ -156,18 +192,24 @@ static void test_mod_exp_nomem(void **state) {
 
 /* Arms failure k = 1, 2, ... around call() until it runs clean: a failed
  * call returns CRISP_E_NOMEM with out (count limbs) untouched, the clean
- * one matches expected. Returns the number of failures injected. */
+ * one matches expected and frees its blocks wiped, and neither leaves a
+ * block allocated. Returns the number of failures injected. */
 static size_t drive(int (*call)(crisp_limb *out, const void *context), const void *context, crisp_limb *out,
                     size_t count, const crisp_limb *expected, const char *what) {
   size_t injected = 0;
   for (unsigned long k = 1;; k++) {
     for (size_t i = 0; i < count; i++) out[i] = POISON;
+    const size_t unwiped = freed_unwiped, allocated = live;
     arm(k);
     const int status = call(out, context);
     disarm();
+    if (live != allocated)
+      fail_msg("%s: allocation %lu failing: %zu blocks left allocated", what, k, live - allocated);
     if (!failed) {
       assert_int_equal(status, CRISP_OK);
       if (memcmp(out, expected, count * sizeof(crisp_limb)) != 0) fail_msg("%s: wrong with no failure", what);
+      /* a block a failed call frees may hold the allocator's own words */
+      if (freed_unwiped != unwiped) fail_msg("%s: a block was freed without a wipe", what);
       return injected;
     }
     injected++;
@@ -210,9 +252,71 @@ static int call_crt_with_check(crisp_limb *out, const void *context) {
   return crisp_bn_mod_exp_crt(out, k->c, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, 1);
 }
 
-/* crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt on every bn_mod_exp2
- * implementation (the IFMA one allocates its own tables, generic through
- * the single exponentiations). */
+/* The prepared key's operation on k's key and c (e as k has it). */
+typedef struct key_case {
+  const crisp_bn_crt_key *key;
+  const crisp_limb *c;
+} key_case;
+
+static int call_key_exp(crisp_limb *out, const void *context) {
+  const key_case *k = context;
+  return crisp_bn_crt_key_exp(out, k->c, k->key);
+}
+
+/* crisp_bn_crt_key_new on k's key (e as k has it) with allocation 1, 2, ...
+ * failing until it runs clean: CRISP_E_NOMEM, *key NULL and no block left
+ * allocated, at least for the key's block and the scratch's; then the key,
+ * its block the one left and the scratch freed wiped. */
+static crisp_bn_crt_key *drive_key_new(const crt_case *k, size_t *injected, const char *what) {
+  for (unsigned long which = 1;; which++) {
+    crisp_bn_crt_key *key = (crisp_bn_crt_key *)&key; /* not NULL before */
+    const size_t unwiped = freed_unwiped, allocated = live;
+    arm(which);
+    const int status =
+        crisp_bn_crt_key_new(&key, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, k->e ? 1 : 0);
+    disarm();
+    if (!failed) {
+      assert_int_equal(status, CRISP_OK);
+      if (!key || live != allocated + 1)
+        fail_msg("%s: key_new gave %p with %zu blocks allocated", what, (void *)key, live - allocated);
+      if (which < 3)
+        fail_msg("%s: key_new made %lu allocations, not the key's and the scratch's", what, which - 1);
+      if (freed_unwiped != unwiped) fail_msg("%s: key_new freed a block without a wipe", what);
+      return key;
+    }
+    ++*injected;
+    if (status != CRISP_E_NOMEM || key)
+      fail_msg("%s: key_new, allocation %lu failing: status %d, *key %p", what, which, status, (void *)key);
+    if (live != allocated)
+      fail_msg("%s: key_new, allocation %lu failing: %zu blocks left allocated", what, which,
+               live - allocated);
+    assert_true(which < 100);
+  }
+}
+
+/* The key's operation allocates as the one-call form does (its scratch,
+ * then the implementation's), each allocation failing in turn (drive);
+ * then crisp_bn_crt_key_free wipes the key's block. Returns the failures
+ * injected. */
+static size_t drive_key(const crt_case *k, size_t crt_failures, crisp_limb *out, const crisp_limb *expected,
+                        const char *what) {
+  size_t injected = 0;
+  crisp_bn_crt_key *key = drive_key_new(k, &injected, what);
+  const key_case prepared = {key, k->c};
+  const size_t exp_failures = drive(call_key_exp, &prepared, out, 2 * k->half, expected, what);
+  if (exp_failures != crt_failures)
+    fail_msg("%s: key_exp met %zu allocation failures, the one-call form %zu", what, exp_failures,
+             crt_failures);
+  const size_t unwiped = freed_unwiped, allocated = live;
+  crisp_bn_crt_key_free(key);
+  if (live != allocated - 1) fail_msg("%s: the key's block was not followed to its free", what);
+  if (freed_unwiped != unwiped) fail_msg("%s: key_free freed the key without a wipe", what);
+  return injected + exp_failures;
+}
+
+/* crisp_bn_mod_exp2, crisp_bn_mod_exp_crt and the prepared key on every
+ * bn_mod_exp2 implementation (the IFMA one allocates its own tables,
+ * generic through the single exponentiations). */
 static void test_mod_exp2_crt_nomem(void **state) {
   (void)state;
   if (!allocator_is_ours()) skip();
@@ -249,24 +353,31 @@ static void test_mod_exp2_crt_nomem(void **state) {
       assert_int_equal(call_crt(expected, &k), CRISP_OK);
       char what[64];
       snprintf(what, sizeof what, "mod_exp_crt %s half=%zu", name, h);
-      injected += drive(call_crt, &k, out, 2 * h, expected, what);
+      size_t failures = drive(call_crt, &k, out, 2 * h, expected, what);
+      snprintf(what, sizeof what, "crt key %s half=%zu", name, h);
+      injected += failures + drive_key(&k, failures, out, expected, what);
       crisp_limb one[MAX_LIMBS] = {1};
       memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p q, so r = c */
       const crt_case checked = {c, p, q, one, one, qinv, one, h};
       assert_int_equal(call_crt_with_check(expected, &checked), CRISP_OK);
       assert_memory_equal(expected, c, 2 * h * sizeof(crisp_limb));
       snprintf(what, sizeof what, "mod_exp_crt checked %s half=%zu", name, h);
-      injected += drive(call_crt_with_check, &checked, out, 2 * h, expected, what);
+      failures = drive(call_crt_with_check, &checked, out, 2 * h, expected, what);
+      snprintf(what, sizeof what, "crt key checked %s half=%zu", name, h);
+      injected += failures + drive_key(&checked, failures, out, expected, what);
     }
   }
   printf("# %zu failed allocations injected\n", injected);
   assert_true(injected > 0);
+  assert_int_equal(untracked, 0); /* every block was followed */
 }
 
 /* bn.h's order for the CRT: scratch memory comes before the checks of the
  * key's values, which run in it. A bad key (an even p, c >= p q, a wrong
  * qinv) gives CRISP_E_NOMEM when an allocation fails, r untouched, and its
- * own status when none does; every bn_mod_exp2 implementation. */
+ * own status when none does; every bn_mod_exp2 implementation. So for the
+ * prepared key: crisp_bn_crt_key_new for a bad key (and its second
+ * allocation, the scratch, fails too), crisp_bn_crt_key_exp for c. */
 static void test_crt_nomem_before_key_checks(void **state) {
   (void)state;
   if (!allocator_is_ours()) skip();
@@ -300,6 +411,30 @@ static void test_crt_nomem_before_key_checks(void **state) {
                    which, status, expected);
         for (size_t i = 0; i < 2 * H; i++)
           if (out[i] != POISON) fail_msg("mod_exp_crt %s, bad key %d: output limb %zu written", name, bad, i);
+        /* the prepared key: its block and its scratch both come before the
+         * key's checks, the scratch before c's */
+        crisp_bn_crt_key *key = NULL;
+        for (size_t i = 0; i < 2 * H; i++) out[i] = POISON;
+        if (bad == 1) {
+          assert_int_equal(crisp_bn_crt_key_new(&key, p, q, dp, dq, qinv, H, NULL, 0), CRISP_OK);
+          arm(which);
+          const int exp_status = crisp_bn_crt_key_exp(out, high_c, key);
+          disarm();
+          crisp_bn_crt_key_free(key);
+          if (exp_status != (failed ? CRISP_E_NOMEM : own))
+            fail_msg("crt key %s, c too high, allocation %lu failing: status %d", name, which, exp_status);
+          for (size_t i = 0; i < 2 * H; i++)
+            if (out[i] != POISON) fail_msg("crt key %s, c too high: output limb %zu written", name, i);
+          continue;
+        }
+        key = (crisp_bn_crt_key *)&key;
+        const size_t allocated = live;
+        arm(which);
+        const int new_status = crisp_bn_crt_key_new(&key, k.p, q, dp, dq, k.qinv, H, NULL, 0);
+        disarm();
+        if (new_status != (failed ? CRISP_E_NOMEM : own) || key || live != allocated)
+          fail_msg("crt_key_new %s, bad key %d, allocation %lu failing: status %d, *key %p, %zu blocks left",
+                   name, bad, which, new_status, (void *)key, live - allocated);
       }
     }
   }
