@@ -572,7 +572,9 @@ static void test_md5_update_many_guarded(void **state) {
 /* crisp_bn_mod_exp2 and crisp_bn_mod_exp_crt with every operand and
  * result in its own guarded buffer, against the guard after it, then
  * before it, on the bench's fixed RSA keys (the two-lane kernels' sizes),
- * every bn_mod_exp2 implementation; the answers as from ordinary buffers. */
+ * every bn_mod_exp2 implementation; the answers as from ordinary buffers.
+ * The prepared key too: crisp_bn_crt_key_new from the guarded key,
+ * crisp_bn_crt_key_exp with r and c guarded, apart and r == c. */
 static void test_bn_exponentiations_guarded(void **state) {
   (void)state;
   enum { OPERANDS = 9 };
@@ -615,6 +617,19 @@ static void test_bn_exponentiations_guarded(void **state) {
         assert_bytes_equal((const uint8_t *)r, (const uint8_t *)want, n * LIMB,
                            "bn_mod_exp_crt over %s: %zu-bit key, guards %s\n", name, key->bits,
                            before ? "before" : "after");
+        crisp_bn_crt_key *prepared = NULL;
+        assert_int_equal(crisp_bn_crt_key_new(&prepared, m0p, m1p, e0p, e1p, qinv, half, ep, 1), CRISP_OK);
+        memset(r, 0, n * LIMB);
+        assert_int_equal(crisp_bn_crt_key_exp(r, cp, prepared), CRISP_OK);
+        assert_bytes_equal((const uint8_t *)r, (const uint8_t *)want, n * LIMB,
+                           "crt_key_exp over %s: %zu-bit key, guards %s\n", name, key->bits,
+                           before ? "before" : "after");
+        memcpy(r, c, n * LIMB);
+        assert_int_equal(crisp_bn_crt_key_exp(r, r, prepared), CRISP_OK);
+        assert_bytes_equal((const uint8_t *)r, (const uint8_t *)want, n * LIMB,
+                           "crt_key_exp over %s in place: %zu-bit key, guards %s\n", name, key->bits,
+                           before ? "before" : "after");
+        crisp_bn_crt_key_free(prepared);
 #undef PLACE
       }
     }
