@@ -116,6 +116,11 @@ static const size_t product_sizes[] = {1,   7,   8,   16,  31,  32,  33,  47,  4
 /* The CRT's halves at the class edges only: a call at 128 runs two
  * 8192-bit exponentiations. */
 static const size_t half_sizes[] = {1, 2, 8, 16, 31, 32, 33, 64, 65, 128, END};
+/* The prepared key's operation runs the one-call form's code after the
+ * key's checks, whose stack (the scrub's) is one per class: the halves at
+ * each class's lower edge, 16 (the two-lane kernels' size) and 31, not 64
+ * or 128, whose exponentiations would cost as much again as the rest. */
+static const size_t key_half_sizes[] = {1, 2, 16, 31, 32, 33, 65, END};
 static const size_t byte_sizes[] = {
     0,   1,   15,  16,   17,   55,   56,   63,   64,   65,   127,  128,   129,   255,           256, 257,
     511, 512, 513, 1023, 1024, 1025, 2047, 2048, 3105, 4095, 4096, 16383, 65536, MESSAGE_BYTES, END};
@@ -319,6 +324,28 @@ static void prepare_crt(size_t half) {
 static int call_crt_with_check(size_t half) {
   return crisp_bn_mod_exp_crt(result, ciphertext, prime_p, prime_q, exponent_p, exponent_q, inverse_q, half,
                               public_exponent, 1);
+}
+
+/* The same key prepared: crisp_bn_crt_key_new measured, then
+ * crisp_bn_crt_key_exp on a key prepared outside the measured call (the
+ * previous size's key freed first). */
+static crisp_bn_crt_key *prepared_key;
+static void prepare_crt_key_new(size_t half) {
+  crisp_bn_crt_key_free(prepared_key);
+  prepared_key = NULL;
+  prepare_crt(half);
+}
+static int call_crt_key_new(size_t half) {
+  return crisp_bn_crt_key_new(&prepared_key, prime_p, prime_q, exponent_p, exponent_q, inverse_q, half,
+                              public_exponent, 1);
+}
+static void prepare_crt_key_exp(size_t half) {
+  prepare_crt_key_new(half);
+  (void)call_crt_key_new(half); /* no key: key_exp's CRISP_E_INVALID fails the entry */
+}
+static int call_crt_key_exp(size_t half) {
+  (void)half;
+  return crisp_bn_crt_key_exp(result, ciphertext, prepared_key);
 }
 
 /* The bound dispatch.h states for a process's first call; the first
@@ -550,6 +577,21 @@ static const entry entries[] = {
      half_sizes,
      prepare_crt,
      call_crt_with_check,
+     -1},
+    /* bn.h: "Stack: as crisp_bn_mod_exp_crt's" */
+    {"crisp_bn_crt_key_new",
+     EXPONENTIATION,
+     {CRISP_KERNEL_BN_MOD_EXP2, CRISP_KERNEL_BN_MONT_MUL},
+     half_sizes,
+     prepare_crt_key_new,
+     call_crt_key_new,
+     CRISP_OK},
+    {"crisp_bn_crt_key_exp",
+     EXPONENTIATION,
+     {CRISP_KERNEL_BN_MOD_EXP2, NONE}, /* the levels pick the rest */
+     key_half_sizes,
+     prepare_crt_key_exp,
+     call_crt_key_exp,
      -1},
     {"dispatch.h, crisp_strerror, crisp_version",
      ONE(2),
