@@ -251,6 +251,20 @@ static void *changer_thread(void *arg) {
   return NULL;
 }
 
+/* WORKERS threads of worker (each given its failures[i]) beside the two
+ * changers, one moving the level cap and one the pins, joined. */
+static void run_while_changing(void *(*worker)(void *), int failures[WORKERS]) {
+  pthread_t workers[WORKERS], changers[CHANGERS];
+  int kinds[CHANGERS] = {0, 1};
+  workers_done = changers_started = 0;
+  for (int i = 0; i < WORKERS; i++)
+    assert_int_equal(pthread_create(&workers[i], NULL, worker, &failures[i]), 0);
+  for (int i = 0; i < CHANGERS; i++)
+    assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
+  for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(workers[i], NULL), 0);
+  for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_join(changers[i], NULL), 0);
+}
+
 static void test_use_while_changing(void **state) {
   (void)state;
   expected_results(&reference);
@@ -265,15 +279,8 @@ static void test_use_while_changing(void **state) {
                                                   aead_ad_len(i), aead_nonce, aead_key),
                      CRISP_OK);
   test_unpin_all();
-  pthread_t workers[WORKERS], changers[CHANGERS];
-  int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
-  workers_done = changers_started = 0;
-  for (int i = 0; i < WORKERS; i++)
-    assert_int_equal(pthread_create(&workers[i], NULL, worker_thread, &failures[i]), 0);
-  for (int i = 0; i < CHANGERS; i++)
-    assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
-  for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(workers[i], NULL), 0);
-  for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_join(changers[i], NULL), 0);
+  int failures[WORKERS] = {0};
+  run_while_changing(worker_thread, failures);
   for (int i = 0; i < WORKERS; i++)
     if (failures[i]) fail_msg("worker %d: %d wrong results while the selection changed", i, failures[i]);
 }
@@ -314,15 +321,8 @@ static void test_shared_crt_key(void **state) {
                      CRISP_OK);
   }
   assert_int_equal(crisp_bn_crt_key_new(&shared_key, modulus, q, dp, dq, qinv, LIMBS, NULL, 0), CRISP_OK);
-  pthread_t workers[WORKERS], changers[CHANGERS];
-  int failures[WORKERS] = {0}, kinds[CHANGERS] = {0, 1};
-  workers_done = changers_started = 0;
-  for (int i = 0; i < WORKERS; i++)
-    assert_int_equal(pthread_create(&workers[i], NULL, crt_key_thread, &failures[i]), 0);
-  for (int i = 0; i < CHANGERS; i++)
-    assert_int_equal(pthread_create(&changers[i], NULL, changer_thread, &kinds[i]), 0);
-  for (int i = 0; i < WORKERS; i++) assert_int_equal(pthread_join(workers[i], NULL), 0);
-  for (int i = 0; i < CHANGERS; i++) assert_int_equal(pthread_join(changers[i], NULL), 0);
+  int failures[WORKERS] = {0};
+  run_while_changing(crt_key_thread, failures);
   crisp_bn_crt_key_free(shared_key);
   for (int i = 0; i < WORKERS; i++)
     if (failures[i]) fail_msg("worker %d: %d wrong results from the shared CRT key", i, failures[i]);
