@@ -314,6 +314,32 @@ static size_t drive_key(const crt_case *k, size_t crt_failures, crisp_limb *out,
   return injected + exp_failures;
 }
 
+/* A key prepared under another bn_mod_exp2 implementation than the one
+ * pinned: its operation must allocate as the pinned one's one-call form
+ * does (bn.h: each call runs on the implementations active when it is
+ * made, not those of the key's making; the implementations allocate
+ * differently). Returns the failures injected. */
+static size_t drive_key_elsewhere(const crt_case *k, size_t crt_failures, crisp_limb *out,
+                                  const crisp_limb *expected, const char *pinned, const char *what) {
+  const char *names[8], *other = NULL;
+  const size_t count = test_supported_impls(CRISP_KERNEL_BN_MOD_EXP2, names, 8);
+  for (size_t i = 0; i < count && !other; i++)
+    if (strcmp(names[i], pinned)) other = names[i];
+  if (!other) return 0;
+  crisp_bn_crt_key *key = NULL;
+  test_pin(CRISP_KERNEL_BN_MOD_EXP2, other);
+  assert_int_equal(crisp_bn_crt_key_new(&key, k->p, k->q, k->dp, k->dq, k->qinv, k->half, k->e, k->e ? 1 : 0),
+                   CRISP_OK);
+  test_pin(CRISP_KERNEL_BN_MOD_EXP2, pinned);
+  const key_case prepared = {key, k->c};
+  const size_t failures = drive(call_key_exp, &prepared, out, 2 * k->half, expected, what);
+  if (failures != crt_failures)
+    fail_msg("%s: a key prepared under %s met %zu allocation failures, the one-call form %zu", what, other,
+             failures, crt_failures);
+  crisp_bn_crt_key_free(key);
+  return failures;
+}
+
 /* crisp_bn_mod_exp2, crisp_bn_mod_exp_crt and the prepared key on every
  * bn_mod_exp2 implementation (the IFMA one allocates its own tables,
  * generic through the single exponentiations). */
@@ -356,6 +382,7 @@ static void test_mod_exp2_crt_nomem(void **state) {
       size_t failures = drive(call_crt, &k, out, 2 * h, expected, what);
       snprintf(what, sizeof what, "crt key %s half=%zu", name, h);
       injected += failures + drive_key(&k, failures, out, expected, what);
+      injected += drive_key_elsewhere(&k, failures, out, expected, name, what);
       crisp_limb one[MAX_LIMBS] = {1};
       memset(c + h - 1, 0, (h + 1) * sizeof(crisp_limb)); /* below p q, so r = c */
       const crt_case checked = {c, p, q, one, one, qinv, one, h};
@@ -365,6 +392,7 @@ static void test_mod_exp2_crt_nomem(void **state) {
       failures = drive(call_crt_with_check, &checked, out, 2 * h, expected, what);
       snprintf(what, sizeof what, "crt key checked %s half=%zu", name, h);
       injected += failures + drive_key(&checked, failures, out, expected, what);
+      injected += drive_key_elsewhere(&checked, failures, out, expected, name, what);
     }
   }
   printf("# %zu failed allocations injected\n", injected);
