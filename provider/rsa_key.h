@@ -31,7 +31,8 @@ typedef struct crisp_rsa_key {
   /* With has_crt, crt_makes_n and n of 2 * half limbs: the CRT components
    * prepared by crisp_bn_crt_key_new at import, which signing uses; NULL
    * when they were refused (a bad key, kept so that signing reports it
-   * as before) or memory ran out (signing then takes the one-call form). */
+   * as before) or memory ran out; either way signing takes the one-call
+   * form. */
   crisp_bn_crt_key *crt_key;
   /* One allocation, wiped on free: n, e, d, R^2 mod n, then p, q, dP, dQ,
    * qInv, `limbs` limbs each (crisp_bn_mod_exp_crt reads the CRT

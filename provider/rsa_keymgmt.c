@@ -165,7 +165,8 @@ static int import_private(crisp_rsa_key *key, const OSSL_PARAM params[]) {
     key->crt_makes_n = makes_n;
     /* Checked and set up once here rather than at every signature; a
      * refusal or a failed allocation leaves crt_key NULL and signing to
-     * the one-call form, which reports it. */
+     * the one-call form: it reports a refused key, and a failed
+     * allocation here costs only the setup at each signature. */
     if (makes_n && 2 * key->half == key->limbs)
       (void)crisp_bn_crt_key_new(&key->crt_key, key->p, key->q, key->dp, key->dq, key->qinv, key->half,
                                  key->e, key->e_limbs);

@@ -6,10 +6,12 @@
  * allocated from crisp.so's code is remembered, and one that is not all
  * zeros when freed fails. realloc from crisp.so fails at once: the block it
  * moves away from is freed where no wipe can reach it. RSA signatures through the provider run the
- * kernels that allocate: crisp_bn_mod_exp_crt on the CRT path, and
- * crisp_bn_mod_exp on the d path (a key without its CRT components), at
- * the implementation CRYPTO_FORCE selects. Each path must check at least
- * one block. Not built with sanitizers (they define malloc too); skipped
+ * kernels that allocate: on the CRT path the key prepared at import
+ * (crisp_bn_crt_key_new, whose block lives as long as the key) and
+ * crisp_bn_crt_key_exp, and crisp_bn_mod_exp on the d path (a key without
+ * its CRT components), at the implementation CRYPTO_FORCE selects. Each
+ * path must check at least one block, and no block of crisp.so's may be
+ * left allocated once the key is freed. Not built with sanitizers (they define malloc too); skipped
  * (77) where malloc is not this program's, as under valgrind.
  * Usage: test_provider_scratch PROVIDER_DIR */
 #define _GNU_SOURCE /* dl_iterate_phdr */
@@ -191,6 +193,7 @@ static void sign_with(const char *path, const char *pem, int d_only) {
   EVP_PKEY *key = load_key(pem, d_only);
   EVP_PKEY_CTX *context = key ? EVP_PKEY_CTX_new_from_pkey(libctx, key, "provider=crisp") : NULL;
   const unsigned checked_before = checked, unwiped_before = unwiped;
+  const int live_before = block_count;
   if (!context || EVP_PKEY_sign_init(context) <= 0 ||
       EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) <= 0 ||
       EVP_PKEY_CTX_set_signature_md(context, EVP_sha256()) <= 0 ||
@@ -198,6 +201,11 @@ static void sign_with(const char *path, const char *pem, int d_only) {
     fail(path);
   EVP_PKEY_CTX_free(context);
   EVP_PKEY_free(key);
+  if (block_count != live_before) {
+    printf("FAIL %s: %d blocks of crisp.so's left allocated after the key was freed\n", path,
+           block_count - live_before);
+    failures++;
+  }
   const unsigned path_checked = checked - checked_before, path_unwiped = unwiped - unwiped_before;
   if (path_checked == 0) {
     printf("FAIL %s: no block of crisp.so's kernels was checked at free\n", path);
@@ -234,7 +242,7 @@ int main(int argc, char **argv) {
   }
   /* The 1024-bit key's halves are 8 limbs; the 2048-bit key's 16 reach the
    * IFMA pair exponentiation. */
-  sign_with("CRT path (crisp_bn_mod_exp_crt)", provider_test_key_pem, 0);
+  sign_with("CRT path (a prepared key)", provider_test_key_pem, 0);
   sign_with("d path (crisp_bn_mod_exp)", provider_test_key_pem, 1);
   sign_with("CRT path, 2048-bit key", provider_test_key_2048_pem, 0);
   sign_with("d path, 2048-bit key", provider_test_key_2048_pem, 1);
