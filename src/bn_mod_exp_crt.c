@@ -1,5 +1,8 @@
-/* src/bn_mod_exp_crt.c - crisp_bn_mod_exp_crt: the RSA private-key
- * operation by the Chinese remainder theorem. c is reduced mod p and mod q
+/* src/bn_mod_exp_crt.c - crisp_bn_mod_exp_crt and the prepared key
+ * (crisp_bn_crt_key_new, _exp, _free): the RSA private-key operation by the
+ * Chinese remainder theorem, in one call or with the key's checks and setup
+ * (crt_prepare) made once and the rest (crt_apply) per call; the one-call
+ * form runs both back to back. c is reduced mod p and mod q
  * by Montgomery reductions (no division), both exponentiations run in one
  * crisp_bn_mod_exp2 call, Garner's formula recombines them, and, when the
  * public exponent is given, r^e = c mod p*q is checked before r is released
@@ -14,8 +17,10 @@
  * checks become masks, every step always runs, and the status and what is
  * written to r are chosen by those masks at the end. The only branches on
  * secret-derived bits are p's and q's lowest bit (odd, as every prime but
- * 2), which crisp_bn_mont_inv tests, and, for one-limb halves only,
- * whether p or q is 1 (the single exponentiation's special case). */
+ * 2), which crisp_bn_mont_inv tests, for one-limb halves only whether p or
+ * q is 1 (the single exponentiation's special case), and the prepared
+ * key's status, public as the return value, on which release_prepared
+ * frees a refused key. */
 #include <stdlib.h>
 
 #include "bn_internal.h"
@@ -394,8 +399,8 @@ struct crisp_bn_crt_key {
 };
 
 /* The key's verdict on its own values, with n and the R^2s copied into
- * key when it is good; not inlined, so that its frame lies below the
- * caller's scrub. */
+ * key (a refused key is wiped and freed after); not inlined, so that its
+ * frame lies below the caller's scrub. */
 static __attribute__((noinline)) int key_prepare(crisp_bn_crt_key *key, const crt_scratch *s) {
   const size_t h = key->half;
   const crt_verdict v = crt_prepare(s, key->p, key->q, key->qinv, h);
