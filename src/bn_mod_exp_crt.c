@@ -236,7 +236,9 @@ static crt_verdict crt_prepare(const crt_scratch *s, const crisp_limb *p, const 
   return v;
 }
 
-/* The status the masks give, in the documented order. */
+/* The status the masks give, in the documented order. The callers build
+ * them exclusive (each clear where an earlier one is set), so at most one
+ * code is taken: ORed codes of two set masks would be no code at all. */
 static int verdict_status(crisp_limb invalid, crisp_limb range, crisp_limb mismatch) {
   const crisp_limb code = (invalid & (crisp_limb)(0 - CRISP_E_INVALID)) |
                           (range & (crisp_limb)(0 - CRISP_E_RANGE)) |
